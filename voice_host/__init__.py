@@ -1,0 +1,1 @@
+"""The app around the engine: text mode, the table screen, ears (whisper) and a mouth (piper)."""
