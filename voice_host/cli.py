@@ -1,0 +1,89 @@
+"""The `third-carol` command. Plain `third-carol` starts the table screen with voice."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def _add_case_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--case", type=Path, default=None, help="case folder to play (default: the bundled Hollin Fold case)"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="third-carol", description="The Third Carol: an offline, voice-driven murder-mystery Host."
+    )
+    parser.add_argument("--no-voice", action="store_true", help="typed play on the screen, no microphone or speech")
+    _add_case_options(parser)
+    parser.add_argument("--state-dir", type=Path, default=None, help="where the journal and saves go (default: per-user data folder)")
+    parser.add_argument("--resume", action="store_true", help="rebuild the last game from its journal")
+    sub = parser.add_subparsers(dest="command")
+
+    play = sub.add_parser("play", help="play a game (the screen by default; --text for plain text on stdin/stdout)")
+    play.add_argument("--text", action="store_true", help="text mode: one message per line on stdin, replies on stdout")
+    play.add_argument("--no-voice", action="store_true", help="typed play on the screen, no microphone or speech")
+    _add_case_options(play)
+    play.add_argument("--state-dir", type=Path, default=None, help="where the journal and saves go (default: per-user data folder)")
+    play.add_argument("--resume", action="store_true", help="rebuild the last game from its journal")
+
+    verify = sub.add_parser("verify", help="print the reveal's SHA-256 and whether it matches the sealed notice")
+    _add_case_options(verify)
+
+    lint = sub.add_parser("lint", help="check a case for fair play and print each round opening's length")
+    lint.add_argument("case_dir", nargs="?", type=Path, default=None, help="case folder (default: the bundled case)")
+
+    seal = sub.add_parser("seal", help="seal a plain reveal into a case folder (writes the parts and SYSTEM.md)")
+    seal.add_argument("reveal", type=Path, help="the plain reveal text (spoilers/<case>/reveal.txt)")
+    seal.add_argument("case_dir", type=Path, help="the case folder to write the sealed parts into")
+    seal.add_argument("--parts", type=int, default=2, help="how many parts to split the reveal into (default: 2)")
+    seal.add_argument("--name", default=None, help="the reveal's name in the notice (default: keep the existing one)")
+
+    hear = sub.add_parser("hear", help="run the speech pipeline on WAV files and show what each was taken as")
+    hear.add_argument("files", nargs="+", type=Path, help="16 kHz mono WAV files")
+    hear.add_argument("--json", action="store_true", help="one JSON object a line")
+    _add_case_options(hear)
+
+    sub.add_parser("devices", help="list audio input and output devices")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    command = args.command or "play"
+    if command == "play":
+        if getattr(args, "text", False):
+            from voice_host.text_mode import run_text
+
+            return run_text(args)
+        from voice_host.screen.app import run_screen
+
+        return run_screen(args)
+    if command == "verify":
+        from voice_host.case_tools import run_verify
+
+        return run_verify(args)
+    if command == "lint":
+        from voice_host.case_tools import run_lint
+
+        return run_lint(args)
+    if command == "seal":
+        from voice_host.case_tools import run_seal
+
+        return run_seal(args)
+    if command == "hear":
+        from voice_host.hear import run_hear
+
+        return run_hear(args)
+    if command == "devices":
+        from voice_host.audio import run_devices
+
+        return run_devices(args)
+    raise AssertionError(command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
