@@ -1,0 +1,248 @@
+"""Turn a raw transcript into the text the card's classifier expects.
+
+Whisper writes numbers as words or digits, exhibits as "E-7", "e7", "exhibit seven" or worse
+("3D7", "he 6"), and adds its own punctuation. The card cites an exhibit only as "E7", "exhibit 7",
+"#7" or numbers after "exhibits", so everything here aims at "E7" — and never turns a clock time
+into an exhibit. Everything is pure text in, text out; each repair is reported as a `Correction`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from rapidfuzz import fuzz
+from text_to_num import alpha2digit  # type: ignore[import-untyped]
+
+
+class CorrectionKind(Enum):
+    NAME = "name"  # a misheard suspect's name put right (names.py)
+    EXHIBIT = "exhibit"  # a misheard exhibit citation read leniently ("3D7" -> "E7")
+    COMMAND = "command"  # a misheard command repaired ("nest" -> "next")
+
+
+@dataclass(frozen=True)
+class Correction:
+    """One repair of the transcript: what was heard, what it became, and how sure (0-1)."""
+
+    kind: CorrectionKind
+    heard: str
+    corrected: str
+    score: float
+
+
+@dataclass(frozen=True)
+class Normalised:
+    text: str
+    corrections: tuple[Correction, ...] = ()
+
+
+# Exhibits are 1-16, so these few words are all a citation can use; "one" is left alone by
+# alpha2digit (it is usually a pronoun), so citations spelt out are read with this table too.
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16,
+}  # fmt: skip
+_NUMBER_WORD_RE = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+
+# The spoken letter E as whisper writes it: "E", "e", "ee", "E.", "eee".
+_E = r"(?:e{1,3}\.?)"
+# Words that introduce a clock time: a number right after these is a time, never an exhibit.
+_TIME_LEAD = r"(?:at|about|around|by|till|until|before|after|past|gone|near|nearly|from|since|to)"
+
+_SPACES = re.compile(r"\s+")
+_QUOTES = str.maketrans(
+    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}
+)
+
+
+def _cleanup(text: str) -> str:
+    text = text.translate(_QUOTES)
+    text = text.replace("...", " ").replace("\u2026", " ")
+    text = _SPACES.sub(" ", text).strip()
+    # Whisper sometimes wraps a short utterance in quotes or brackets.
+    return text.strip("\"'[]() ")
+
+
+def _spelled_citations(text: str) -> str:
+    """'E seven', 'exhibit one', 'E-seven' -> digits, before alpha2digit sees them."""
+
+    def repl(match: re.Match[str]) -> str:
+        return f"{match.group(1)} {_NUMBER_WORDS[match.group(2).lower()]}"
+
+    return re.sub(
+        rf"\b({_E}|exhibit|exhibits|number|no\.)[\s-]*({_NUMBER_WORD_RE})\b", repl, text, flags=re.IGNORECASE
+    )
+
+
+def _times(text: str) -> str:
+    """'at 10 35' -> 'at 10.35'; '10:35' -> '10.35'. A time stays a time, never an exhibit."""
+    text = re.sub(r"\b(\d{1,2}):(\d{2})\b", r"\1.\2", text)
+    return re.sub(
+        rf"\b({_TIME_LEAD}) (\d{{1,2}}) ([0-5]\d)\b(?!\s*(?:,|and)\s*\d)",
+        lambda m: f"{m.group(1)} {m.group(2)}.{m.group(3)}",
+        text,
+        flags=re.IGNORECASE,
+    )
+
+
+def _citations(text: str) -> str:
+    """'E 7', 'E-7', 'e7', 'ee 7', 'exhibit 7', 'exhibit number 7', 'number 7', '#7' -> 'E7'."""
+    text = re.sub(
+        r"\bexhibit\s+(?:number\s+|no\.\s*|#\s*)?(?:e\s*-?\s*)?(\d{1,2})\b", r"E\1", text, flags=re.I
+    )
+    text = re.sub(rf"(?<![\w.]){_E}\s*[-#]?\s*(\d{{1,2}})(?![\d.:]\d)\b", r"E\1", text, flags=re.I)
+    # "number 7": a citation unless it is a time ("number 10.35" is not a thing anyone says).
+    text = re.sub(r"\bnumber\s+(\d{1,2})\b(?![.:]\d)", r"E\1", text, flags=re.I)
+    return re.sub(r"(?<!\w)#\s*(\d{1,2})\b", r"E\1", text)
+
+
+def normalise(raw: str) -> str:
+    """Numbers to digits, exhibit citations to "E7", times kept as times, whisper's noise tidied."""
+    text = _cleanup(raw)
+    if not text:
+        return ""
+    text = _spelled_citations(text)
+    text = alpha2digit(text, "en")
+    text = _times(text)
+    text = _citations(text)
+    text = _SPACES.sub(" ", text).strip()
+    return text
+
+
+# --- The lenient exhibit reader -----------------------------------------------------------------
+#
+# In an exhibit slot (after "read", after "confront ... with", in a list after "exhibits" or an
+# accusation's colon) whisper's mishearings of "E seven" are read as the number they end in:
+# "3D7", "A7", "P6", "C3", "he 6", "the 16". Anywhere else they are left alone.
+
+_LETTER_LIKE_E = r"(?:3d|[abcdegptvz]|he|the|a|ee|eat|it|me|be|see|sea|key|tea)"
+_SLOT_OPENERS = re.compile(r"\b(read|reed|with|exhibits?|accuse\s+\w+(?:\s+\w+)?\s*:)\s*", re.IGNORECASE)
+_LENIENT_TOKEN = re.compile(rf"^(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})$", re.IGNORECASE)
+_LIST_SEPARATOR = re.compile(r"^\s*(?:,|and|&)?\s*", re.IGNORECASE)
+
+
+def _read_slot(text: str, start: int, corrections: list[Correction]) -> tuple[str, int]:
+    """Read exhibit-like tokens from `start` on; returns the new text and where the slot ended."""
+    pos = start
+    while True:
+        match = re.match(rf"({_LETTER_LIKE_E})[\s-]?(\d{{1,2}})\b(?![.:]\d)", text[pos:], flags=re.IGNORECASE)
+        plain = re.match(r"E(\d{1,2})\b", text[pos:])
+        if plain:
+            pos += plain.end()
+        elif match:
+            number = int(match.group(2))
+            if not 1 <= number <= 16:
+                break
+            corrected = f"E{number}"
+            corrections.append(Correction(CorrectionKind.EXHIBIT, match.group(0), corrected, 0.6))
+            text = text[:pos] + corrected + text[pos + match.end() :]
+            pos += len(corrected)
+        else:
+            break
+        sep = _LIST_SEPARATOR.match(text[pos:])
+        if sep is None or not sep.group(0).strip() and not text[pos:].startswith(" "):
+            break
+        pos += sep.end()
+    return text, pos
+
+
+def read_exhibits_leniently(text: str) -> Normalised:
+    """Read "3D7", "A7", "he 6" as E-numbers, but only where the card expects an exhibit."""
+    corrections: list[Correction] = []
+    pos = 0
+    while True:
+        opener = _SLOT_OPENERS.search(text, pos)
+        if opener is None:
+            break
+        word = opener.group(1).lower()
+        # "read" is a slot only as the command at the start ("read E7"), not "she read a letter".
+        if word in ("read", "reed") and text[: opener.start()].strip(" ,.:;!?-"):
+            pos = opener.end()
+            continue
+        # "with" is a slot only in a confrontation.
+        if word == "with" and not re.search(r"\bconfront", text[: opener.start()], re.IGNORECASE):
+            pos = opener.end()
+            continue
+        text, pos = _read_slot(text, opener.end(), corrections)
+        pos = max(pos, opener.end())
+    return Normalised(text, tuple(corrections))
+
+
+# --- Command repair ---------------------------------------------------------------------------
+#
+# The card's free commands are single words or short phrases said alone. A transcript that is
+# nothing but a near miss of one ("nest", "safe", "reed E7") is repaired; anything longer is left
+# for the classifier, so "next to the kitchen" never becomes "next".
+
+
+class _Cmd(Enum):
+    NEXT = "next"
+    SAVE = "save"
+    PASS = "pass"
+    STATEMENTS = "statements"
+    LIES = "lies"
+    GIVE_UP = "give up"
+    YES = "yes"
+    NO = "no"
+
+
+# Near misses whisper actually produces for a command said alone; checked before fuzzy matching
+# because several are ordinary words a ratio would not reach ("text" is as close to "test").
+_COMMAND_SOUNDALIKES: dict[str, _Cmd] = {
+    "nest": _Cmd.NEXT, "text": _Cmd.NEXT, "necks": _Cmd.NEXT, "nex": _Cmd.NEXT, "next one": _Cmd.NEXT,
+    "next round": _Cmd.NEXT, "next please": _Cmd.NEXT, "nixed": _Cmd.NEXT, "neck": _Cmd.NEXT,
+    "safe": _Cmd.SAVE, "saved": _Cmd.SAVE, "save it": _Cmd.SAVE, "save game": _Cmd.SAVE, "saves": _Cmd.SAVE,
+    "past": _Cmd.PASS, "parse": _Cmd.PASS, "pause": _Cmd.PASS, "pas": _Cmd.PASS, "passed": _Cmd.PASS,
+    "statement": _Cmd.STATEMENTS, "the statements": _Cmd.STATEMENTS,
+    "lie": _Cmd.LIES, "lice": _Cmd.LIES, "lines": _Cmd.LIES, "lyes": _Cmd.LIES, "the lies": _Cmd.LIES,
+    "give it up": _Cmd.GIVE_UP, "giveup": _Cmd.GIVE_UP, "give-up": _Cmd.GIVE_UP, "we give up": _Cmd.GIVE_UP,
+    "gave up": _Cmd.GIVE_UP, "give op": _Cmd.GIVE_UP,
+    "yess": _Cmd.YES, "yas": _Cmd.YES, "know": _Cmd.NO, "noh": _Cmd.NO,
+}  # fmt: skip
+# Plain synonyms: the same answer in other words, so no repair (and no doubt) is recorded.
+_COMMAND_SYNONYMS: dict[str, _Cmd] = {
+    "yeah": _Cmd.YES, "yep": _Cmd.YES, "yup": _Cmd.YES, "yes please": _Cmd.YES, "yes yes": _Cmd.YES,
+    "nope": _Cmd.NO, "nah": _Cmd.NO, "no thanks": _Cmd.NO, "no no": _Cmd.NO,
+}  # fmt: skip
+_FUZZY_COMMANDS = ("next", "save", "pass", "statements", "lies", "give up")
+_TRIM = " \t.,!?;:'\"-"
+_OPENERS = re.compile(r"^(?:(?:ok(?:ay)?|so|right|well|now|then|um+|uh+|er+)\b[\s,.]*)+", re.IGNORECASE)
+
+
+def repair_command(text: str) -> Normalised:
+    """Repair a command said alone: "nest" -> "next", "safe" -> "save", "reed E7" -> "read E7"."""
+    body = _OPENERS.sub("", text.strip(_TRIM)).strip(_TRIM)
+    lowered = _SPACES.sub(" ", body.lower())
+    if not lowered:
+        return Normalised(text)
+    # "read E7" misheard as "reed E7" / "red E7" / "reads E7".
+    read = re.fullmatch(r"(read|reed|red|reads|re-read|reread|ride|rid)\s+(e\d{1,2})", lowered)
+    if read:
+        fixed = f"read {read.group(2).upper()}"
+        if read.group(1) == "read":
+            return Normalised(fixed)
+        return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.8),))
+    # "answers NAME" misheard as "answer's NAME", "answer NAME", "answers of NAME".
+    answers = re.fullmatch(r"(answer'?s?|answers of|answer is|ansers)\s+(.+)", body, flags=re.IGNORECASE)
+    if answers and answers.group(1).lower() != "answers":
+        fixed = f"answers {answers.group(2)}"
+        return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.8),))
+    if lowered in {c.value for c in _Cmd}:
+        return Normalised(lowered)
+    synonym = _COMMAND_SYNONYMS.get(lowered)
+    if synonym is not None:
+        return Normalised(synonym.value)
+    soundalike = _COMMAND_SOUNDALIKES.get(lowered)
+    if soundalike is not None:
+        return Normalised(
+            soundalike.value, (Correction(CorrectionKind.COMMAND, body, soundalike.value, 0.75),)
+        )
+    if len(lowered.split()) <= 2:
+        best = max(_FUZZY_COMMANDS, key=lambda cmd: fuzz.ratio(lowered, cmd))
+        score = fuzz.ratio(lowered, best) / 100
+        if score >= 0.8:
+            return Normalised(best, (Correction(CorrectionKind.COMMAND, body, best, score),))
+    return Normalised(text)
