@@ -1,0 +1,222 @@
+"""End of speech: a pure segmenter driven by timings, an audio collector around it, and Silero.
+
+The segmenter works like Home Assistant's assist_pipeline VoiceCommandSegmenter: it is fed the length
+of each chunk and whether the chunk was speech, and says what happened. Besides "speech started" and
+"speech ended" it says "silence started" (a short pause after speech: transcription may begin now) and
+"speech resumed" (that early transcription is stale: throw it away), so the silence hangover and the
+transcription overlap instead of adding up.
+
+`UtteranceCollector` keeps the audio: a pre-roll of what came just before speech was detected (the
+first consonant is quiet and Silero needs a few windows to be sure) and the utterance so far.
+
+`SileroVad` gives a speech probability per chunk from the Silero model bundled inside faster-whisper,
+keeping the model's recurrent state across chunks so the stream is judged as one signal.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+SAMPLE_RATE = 16_000
+Audio = npt.NDArray[np.float32]
+
+
+class SegmentEvent(Enum):
+    NONE = "none"  # nothing new
+    SPEECH_STARTED = "speech_started"  # enough speech in a row: an utterance began
+    SILENCE_STARTED = "silence_started"  # a pause long enough to start transcribing early
+    SPEECH_RESUMED = "speech_resumed"  # speech again after SILENCE_STARTED: the early result is stale
+    SPEECH_ENDED = "speech_ended"  # the silence hangover ran out: the utterance is complete
+    TOO_LONG = "too_long"  # the utterance hit the length limit and was cut (complete, as SPEECH_ENDED)
+
+
+@dataclass(frozen=True)
+class SegmenterSettings:
+    speech_seconds: float = 0.15  # speech in a row before an utterance counts as started
+    early_seconds: float = 0.2  # silence after speech before transcription may begin (longer than a word gap)
+    silence_seconds: float = 0.6  # the hangover: silence after speech that ends the utterance
+    pre_roll_seconds: float = 0.3  # audio kept from before speech was detected
+    max_seconds: float = 15.0  # an utterance is cut here (a table talking over itself)
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.early_seconds <= self.silence_seconds:
+            raise ValueError("early_seconds must lie between 0 and silence_seconds")
+
+
+@dataclass
+class VoiceSegmenter:
+    """Pure timing state machine: `process(chunk_seconds, is_speech)` says what just happened."""
+
+    settings: SegmenterSettings = field(default_factory=SegmenterSettings)
+    in_speech: bool = False
+    speech_run: float = 0.0  # seconds of speech in a row, before the utterance has started
+    silence_run: float = 0.0  # seconds of silence in a row, inside an utterance
+    utterance_seconds: float = 0.0  # length of the current utterance (after detection)
+    early_signalled: bool = False  # SILENCE_STARTED was sent for the current pause
+
+    def reset(self) -> None:
+        self.in_speech = False
+        self.speech_run = 0.0
+        self.silence_run = 0.0
+        self.utterance_seconds = 0.0
+        self.early_signalled = False
+
+    def process(self, chunk_seconds: float, is_speech: bool) -> SegmentEvent:
+        if not self.in_speech:
+            if not is_speech:
+                self.speech_run = 0.0
+                return SegmentEvent.NONE
+            self.speech_run += chunk_seconds
+            if self.speech_run + 1e-9 < self.settings.speech_seconds:
+                return SegmentEvent.NONE
+            self.in_speech = True
+            self.utterance_seconds = self.speech_run
+            self.silence_run = 0.0
+            self.early_signalled = False
+            return SegmentEvent.SPEECH_STARTED
+
+        self.utterance_seconds += chunk_seconds
+        if self.utterance_seconds + 1e-9 >= self.settings.max_seconds:
+            self.reset()
+            return SegmentEvent.TOO_LONG
+        if is_speech:
+            self.silence_run = 0.0
+            if self.early_signalled:
+                self.early_signalled = False
+                return SegmentEvent.SPEECH_RESUMED
+            return SegmentEvent.NONE
+        self.silence_run += chunk_seconds
+        if self.silence_run + 1e-9 >= self.settings.silence_seconds:
+            self.reset()
+            return SegmentEvent.SPEECH_ENDED
+        if not self.early_signalled and self.silence_run + 1e-9 >= self.settings.early_seconds:
+            self.early_signalled = True
+            return SegmentEvent.SILENCE_STARTED
+        return SegmentEvent.NONE
+
+
+@dataclass(frozen=True)
+class CollectorStep:
+    """One chunk's outcome; `audio` is the utterance so far on SILENCE_STARTED, SPEECH_ENDED, TOO_LONG."""
+
+    event: SegmentEvent
+    audio: Audio | None = None
+
+
+class UtteranceCollector:
+    """Keeps the audio for the segmenter: a pre-roll ring before speech, the utterance during it."""
+
+    def __init__(self, settings: SegmenterSettings | None = None, sample_rate: int = SAMPLE_RATE) -> None:
+        self.settings = settings or SegmenterSettings()
+        self.segmenter = VoiceSegmenter(self.settings)
+        self.sample_rate = sample_rate
+        self._before: deque[Audio] = deque()  # recent chunks while waiting for speech
+        self._before_samples = 0
+        self._utterance: list[Audio] = []
+
+    @property
+    def collecting(self) -> bool:
+        return self.segmenter.in_speech
+
+    def reset(self) -> None:
+        self.segmenter.reset()
+        self._before.clear()
+        self._before_samples = 0
+        self._utterance = []
+
+    def add(self, chunk: Audio, is_speech: bool) -> CollectorStep:
+        event = self.segmenter.process(len(chunk) / self.sample_rate, is_speech)
+        if event is SegmentEvent.NONE and not self.segmenter.in_speech:
+            self._remember(chunk)
+            return CollectorStep(event)
+        if event is SegmentEvent.SPEECH_STARTED:
+            self._remember(chunk)
+            self._utterance = list(self._before)
+            self._before.clear()
+            self._before_samples = 0
+            return CollectorStep(event)
+        self._utterance.append(chunk)
+        if event is SegmentEvent.SILENCE_STARTED:
+            return CollectorStep(event, self._joined())
+        if event in (SegmentEvent.SPEECH_ENDED, SegmentEvent.TOO_LONG):
+            audio = self._joined()
+            self._utterance = []
+            return CollectorStep(event, audio)
+        return CollectorStep(event)
+
+    def _remember(self, chunk: Audio) -> None:
+        # Keep the pre-roll plus the speech run that is still being confirmed.
+        keep = int((self.settings.pre_roll_seconds + self.settings.speech_seconds) * self.sample_rate)
+        self._before.append(chunk)
+        self._before_samples += len(chunk)
+        while self._before and self._before_samples - len(self._before[0]) >= keep:
+            self._before_samples -= len(self._before.popleft())
+
+    def _joined(self) -> Audio:
+        if not self._utterance:
+            return np.zeros(0, dtype=np.float32)
+        return np.concatenate(self._utterance).astype(np.float32, copy=False)
+
+
+class SpeechDetector(Protocol):
+    """Anything that says how likely a chunk of 16 kHz audio is speech."""
+
+    def probability(self, chunk: Audio) -> float: ...
+
+    def reset(self) -> None: ...
+
+
+class SileroVad:
+    """Streaming Silero VAD (faster-whisper's bundled ONNX model), state kept across chunks."""
+
+    WINDOW = 512  # samples per model step at 16 kHz
+    CONTEXT = 64  # samples of the previous window the model sees
+
+    def __init__(self, threshold: float = 0.5) -> None:
+        from faster_whisper.vad import get_vad_model
+
+        from models.locate import silero_vad_path
+
+        silero_vad_path()  # a clear error naming faster-whisper if the asset is gone
+        self._session = get_vad_model().session
+        self.threshold = threshold
+        self._pending = np.zeros(0, dtype=np.float32)
+        self.reset()
+
+    def reset(self) -> None:
+        self._h = np.zeros((1, 1, 128), dtype=np.float32)
+        self._c = np.zeros((1, 1, 128), dtype=np.float32)
+        self._context = np.zeros(self.CONTEXT, dtype=np.float32)
+        self._pending = np.zeros(0, dtype=np.float32)
+        self._last = 0.0
+
+    def probability(self, chunk: Audio) -> float:
+        """The highest speech probability among the model windows this chunk completed.
+
+        A chunk shorter than a window may complete none; then the last probability stands.
+        """
+        samples = np.concatenate([self._pending, chunk.astype(np.float32, copy=False)])
+        whole = len(samples) // self.WINDOW * self.WINDOW
+        self._pending = samples[whole:]
+        best: float | None = None
+        for start in range(0, whole, self.WINDOW):
+            window = samples[start : start + self.WINDOW]
+            model_input = np.concatenate([self._context, window]).reshape(1, -1)
+            output, self._h, self._c = self._session.run(
+                None, {"input": model_input, "h": self._h, "c": self._c}
+            )
+            self._context = window[-self.CONTEXT :]
+            value = float(np.asarray(output).reshape(-1)[0])
+            best = value if best is None else max(best, value)
+        if best is not None:
+            self._last = best
+        return self._last
+
+    def is_speech(self, chunk: Audio) -> bool:
+        return self.probability(chunk) >= self.threshold
