@@ -1,0 +1,3 @@
+"""Shared test setup."""
+
+pytest_plugins = ["tests.conftest_speech"]

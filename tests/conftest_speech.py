@@ -1,0 +1,40 @@
+"""Shared, session-scoped speech fixtures: piper renders test speech, whisper loads once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from models.locate import WhisperModelName
+from voice_host.asr import RecognitionOptions, Recognizer
+from voice_host.tts import HOST, Synthesizer
+
+Audio = npt.NDArray[np.float32]
+Render = Callable[..., Audio]
+
+
+@pytest.fixture(scope="session")
+def synthesizer() -> Synthesizer:
+    """The bundled piper voice with the default role voices (loaded once)."""
+    return Synthesizer()
+
+
+@pytest.fixture(scope="session")
+def render_speech(synthesizer: Synthesizer) -> Render:
+    """render_speech(text, role="host", pad=0.3) -> 16 kHz mono float32, with silence either side."""
+
+    def render(text: str, role: str = HOST, pad: float = 0.3) -> Audio:
+        audio = synthesizer.render(text, role=role, rate=16_000)
+        silence = np.zeros(int(pad * 16_000), dtype=np.float32)
+        return np.concatenate([silence, audio, silence])
+
+    return render
+
+
+@pytest.fixture(scope="session")
+def tiny_recognizer() -> Recognizer:
+    """faster-whisper tiny.en, beam 5, the project's options otherwise (loaded once per session)."""
+    return Recognizer(RecognitionOptions(model=WhisperModelName.TINY_EN))

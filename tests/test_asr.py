@@ -1,0 +1,158 @@
+"""faster-whisper recognition on piper-rendered speech, and the guards against invented words."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models.locate import WhisperModelName
+from tests.conftest_speech import Render
+from voice_host.asr import (
+    RecognitionOptions,
+    Recognizer,
+    Rejection,
+    is_phantom,
+    is_prompt_echo,
+    load_whisper,
+)
+
+
+def _words(text: str) -> list[str]:
+    return "".join(c if c.isalnum() or c == " " else " " for c in text.lower()).split()
+
+
+@pytest.mark.parametrize(
+    ("said", "expected"),
+    [
+        (
+            "Martha, where were you when the carol singers came?",
+            "martha where were you when the carol singers came",
+        ),
+        ("Read exhibit seven.", "read exhibit 7"),
+    ],
+)
+def test_rendered_speech_is_transcribed(
+    tiny_recognizer: Recognizer, render_speech: Render, said: str, expected: str
+) -> None:
+    audio = render_speech(said)
+    transcript = tiny_recognizer.transcribe(audio)
+    assert transcript.rejected is None
+    assert _words(transcript.text) == expected.split()
+    assert transcript.text == transcript.raw_text
+    assert 0.5 < transcript.confidence <= 1.0
+    assert transcript.no_speech_prob < 0.5
+    assert transcript.model == "tiny.en" and not transcript.biased
+    assert transcript.audio_seconds == pytest.approx(len(audio) / 16_000)
+
+
+def test_empty_audio_gives_an_empty_transcript(tiny_recognizer: Recognizer) -> None:
+    transcript = tiny_recognizer.transcribe(np.zeros(0, dtype=np.float32))
+    assert transcript.text == "" and transcript.rejected is Rejection.EMPTY and transcript.confidence == 0.0
+
+
+def test_silence_gives_an_empty_transcript(tiny_recognizer: Recognizer) -> None:
+    transcript = tiny_recognizer.transcribe(np.zeros(32_000, dtype=np.float32))
+    assert transcript.text == "" and transcript.rejected is not None
+
+
+@pytest.mark.parametrize("amplitude", [0.003, 0.03, 0.3])
+def test_noise_gives_no_phantom_phrase(tiny_recognizer: Recognizer, amplitude: float) -> None:
+    noise = (np.random.default_rng(5).standard_normal(16_000 * 3) * amplitude).astype(np.float32)
+    transcript = tiny_recognizer.transcribe(noise)
+    assert not is_phantom(transcript.text) or transcript.text == ""
+    assert transcript.text == "" or transcript.rejected is None
+    for phrase in ("thank you", "thanks for watching", "subtitles"):
+        assert phrase not in transcript.text.lower()
+
+
+def test_a_prompt_is_passed_per_call_and_kept(tiny_recognizer: Recognizer, render_speech: Render) -> None:
+    prompt = "Abel Thwaite, Martha Ruddock, Joel Blamire."
+    transcript = tiny_recognizer.transcribe(render_speech("Next."), initial_prompt=prompt)
+    assert transcript.initial_prompt == prompt and transcript.biased
+    assert _words(transcript.text) == ["next"]
+
+
+def test_models_load_once_and_are_shared(tiny_recognizer: Recognizer) -> None:
+    other = Recognizer(RecognitionOptions(model=WhisperModelName.TINY_EN, beam_size=1, initial_prompt="x"))
+    assert other.model is tiny_recognizer.model
+    assert load_whisper(RecognitionOptions(model=WhisperModelName.TINY_EN)) is tiny_recognizer.model
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Thank you.",
+        " you",
+        "Thanks for watching!",
+        "Thank you for watching.",
+        "Subtitles by the Amara.org community",
+        "[Music]",
+        "(upbeat music)",
+        "♪ ♪",
+        "...",
+        "",
+        "Bye.",
+    ],
+)
+def test_phantoms_are_recognised(text: str) -> None:
+    assert is_phantom(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yes.",
+        "Next.",
+        "Thank you, Abel, where were you at ten?",
+        "You, Martha, where were you?",
+        "Ok.",
+        "Read E7.",
+        "Thwaite, did you see the waits?",
+    ],
+)
+def test_real_messages_are_not_phantoms(text: str) -> None:
+    assert not is_phantom(text)
+
+
+PROMPT = "Abel Thwaite, the butler. Martha Ruddock, the housekeeper. Joel Blamire, the nephew."
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Martha Ruddock the housekeeper,", "Abel Thwaite, the butler.", "Martha Ruddick, the housekeeper"],
+)
+def test_prompt_echoes_are_detected(text: str) -> None:
+    assert is_prompt_echo(text, PROMPT)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ask Martha Ruddock where she was at ten.",
+        "Martha Ruddock?",  # a name alone is a message ("What do you ask?"), too short to call an echo
+        "Confront Abel Thwaite with exhibit 7.",
+        "Pass.",
+    ],
+)
+def test_real_messages_are_not_prompt_echoes(text: str) -> None:
+    assert not is_prompt_echo(text, PROMPT)
+
+
+def test_no_prompt_means_no_echo() -> None:
+    assert not is_prompt_echo("Martha Ruddock the housekeeper", None)
+
+
+def test_an_echoed_prompt_is_rejected_by_the_recognizer(
+    tiny_recognizer: Recognizer, render_speech: Render
+) -> None:
+    said = "Martha Ruddock, the housekeeper."
+    transcript = tiny_recognizer.transcribe(render_speech(said), initial_prompt=PROMPT)
+    assert transcript.rejected is Rejection.PROMPT_ECHO
+    assert transcript.text == "" and "housekeeper" in transcript.raw_text.lower()
+
+
+def test_options_are_frozen() -> None:
+    options = RecognitionOptions()
+    with pytest.raises(AttributeError):
+        options.beam_size = 1  # type: ignore[misc]
+    assert options.max_new_tokens == 40 and options.language == "en" and options.compute_type == "int8"

@@ -1,0 +1,351 @@
+"""Ears: faster-whisper on one finished utterance, with guards against what Whisper invents.
+
+`RecognitionOptions` holds every decoding choice in one frozen dataclass; `Recognizer(options)`
+transcribes 16 kHz mono float32 audio into a `Transcript`. Models load once per process and are
+shared by every Recognizer that uses the same model, so a biased and an unbiased pass cost one load.
+
+Guards (each a reason in `Transcript.rejected`, with the raw text kept for diagnostics):
+- no speech: Whisper's own rule (no_speech_prob high and avg_logprob low), or no_speech_prob very high;
+- low confidence: avg_logprob below a floor;
+- a phantom: the phrases Whisper produces from silence and noise ("Thank you.", "Thanks for watching",
+  "you", subtitle credits ...);
+- a repetition loop (compression ratio), and `max_new_tokens` caps how long a loop can run;
+- a prompt echo: the transcript is a run of the initial prompt's own words (`is_prompt_echo`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+from rapidfuzz import fuzz
+
+from models.locate import WhisperModelName, whisper_model_dir
+
+if TYPE_CHECKING:
+    from faster_whisper import WhisperModel  # type: ignore[import-untyped]
+
+SAMPLE_RATE = 16_000
+Audio = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class RecognitionOptions:
+    """Every choice that shapes recognition. The defaults are the measured best on 2 cores."""
+
+    model: WhisperModelName = WhisperModelName.BASE
+    beam_size: int = 5
+    language: str = "en"
+    compute_type: str = "int8"
+    cpu_threads: int = 2
+    without_timestamps: bool = True
+    condition_on_previous_text: bool = False
+    initial_prompt: str | None = None  # the case's vocabulary; never example numbers (they leak)
+    hotwords: str | None = None
+    max_new_tokens: int = 40  # a table's message is short; this caps hallucination loops on noise
+    temperatures: tuple[float, ...] = (0.0,)  # no fallback re-decoding: it costs time and invents words
+    suppress_blank: bool = True
+    # Whisper's own skip rule: no_speech_prob above this AND avg_logprob below log_prob_threshold.
+    no_speech_threshold: float = 0.6
+    log_prob_threshold: float = -1.0
+    # Our stricter guards on top.
+    reject_no_speech_prob: float = 0.9  # this sure of no speech: rejected whatever the log-probability
+    reject_avg_logprob: float = -1.6  # below this the words are guesses
+    compression_ratio_threshold: float = 2.4  # above this the text loops
+    min_audio_seconds: float = 0.2  # shorter is not an utterance
+    reject_phantoms: bool = True
+    reject_prompt_echo: bool = True
+
+
+class Rejection(Enum):
+    EMPTY = "empty"  # no audio, too short, or nothing decoded
+    NO_SPEECH = "no_speech"
+    LOW_CONFIDENCE = "low_confidence"
+    PHANTOM = "phantom"
+    REPETITION = "repetition"
+    PROMPT_ECHO = "prompt_echo"
+
+
+@dataclass(frozen=True)
+class TranscriptSegment:
+    text: str
+    avg_logprob: float
+    no_speech_prob: float
+    compression_ratio: float
+    tokens: int
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """What Whisper heard. `text` is empty when a guard rejected it; `raw_text` keeps what it said."""
+
+    text: str
+    raw_text: str
+    avg_logprob: float  # token-weighted over segments; -inf when nothing was decoded
+    no_speech_prob: float  # the highest over segments
+    seconds: float  # time spent recognising
+    audio_seconds: float
+    segments: tuple[TranscriptSegment, ...] = ()
+    rejected: Rejection | None = None
+    truncated: bool = False  # decoding stopped at max_new_tokens
+    initial_prompt: str | None = None
+    hotwords: str | None = None
+    model: str = ""
+
+    @property
+    def confidence(self) -> float:
+        """exp(avg_logprob): the mean per-token probability, 0-1 (0 when rejected or empty)."""
+        if self.rejected is not None or not self.text or math.isinf(self.avg_logprob):
+            return 0.0
+        return min(1.0, math.exp(self.avg_logprob))
+
+    @property
+    def biased(self) -> bool:
+        return bool(self.initial_prompt or self.hotwords)
+
+
+# --- guards ---------------------------------------------------------------------------------------------
+
+#: Whole transcripts Whisper makes from silence or noise (compared without case or punctuation).
+PHANTOM_PHRASES: frozenset[str] = frozenset(
+    {
+        "you",
+        "thank you",
+        "thank you very much",
+        "thank you so much",
+        "thanks",
+        "thanks for watching",
+        "thank you for watching",
+        "thanks for watching and see you next time",
+        "thank you for watching and see you next time",
+        "please subscribe",
+        "please like and subscribe",
+        "subscribe",
+        "like and subscribe",
+        "see you next time",
+        "see you in the next video",
+        "ill see you next time",
+        "bye",
+        "bye bye",
+        "goodbye",
+        "so",
+        "oh",
+        "hmm",
+        "um",
+        "uh",
+        "music",
+        "applause",
+        "laughter",
+        "silence",
+        "blank audio",
+        "the end",
+        "thank you for listening",
+    }
+)
+
+#: Fragments that mark a transcript as a credit line wherever they appear.
+PHANTOM_FRAGMENTS: tuple[str, ...] = (
+    "subtitles by",
+    "subtitled by",
+    "captions by",
+    "captioned by",
+    "transcribed by",
+    "transcription by",
+    "translated by",
+    "amara org",
+    "castingwords",
+    "www ",
+    " com ",
+    "thanks for watching",
+    "thank you for watching",
+    "subscribe to",
+)
+
+_WORD = re.compile(r"[a-z0-9]+")
+_NON_SPEECH_MARKS = re.compile(r"^[\s\W_]*$|^\s*[\[(♪*].*[\])♪*]\s*$")
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("'", "").replace("’", ""))
+
+
+def is_phantom(text: str) -> bool:
+    """True for Whisper's silence-and-noise inventions: "Thank you.", "you", credits, [Music] ..."""
+    if _NON_SPEECH_MARKS.match(text):
+        return True
+    words = _words(text)
+    if not words:
+        return True
+    plain = " ".join(words)
+    if plain in PHANTOM_PHRASES:
+        return True
+    padded = f" {plain} "
+    return any(fragment in padded for fragment in PHANTOM_FRAGMENTS)
+
+
+def is_prompt_echo(text: str, prompt: str | None, min_words: int = 3, min_similarity: float = 92.0) -> bool:
+    """True when the transcript is just a run of the prompt's own words (Whisper echoing its prompt).
+
+    A transcript with min_words or more words that all sit, in order and together, in the prompt is an
+    echo ("Martha Ruddock the housekeeper," for a prompt naming her so); a near-copy counts too (one
+    word off). Something said about the prompt's words ("Ask Martha where she was") is not.
+    """
+    if not prompt:
+        return False
+    said = _words(text)
+    if len(said) < min_words:
+        return False
+    given = _words(prompt)
+    span = len(said)
+    for start in range(len(given) - span + 1):
+        if given[start : start + span] == said:
+            return True
+    # Near copies: the same words with one misheard, compared on whole runs of the prompt.
+    said_text = " ".join(said)
+    for start in range(len(given) - span + 1):
+        window = " ".join(given[start : start + span])
+        if fuzz.ratio(said_text, window) >= min_similarity:
+            return True
+    return False
+
+
+# --- the model --------------------------------------------------------------------------------------------
+
+_models: dict[tuple[Path, str, int], WhisperModel] = {}
+_models_lock = threading.Lock()
+
+
+def load_whisper(options: RecognitionOptions, cache_dir: Path | None = None) -> WhisperModel:
+    """The faster-whisper model for these options, loaded once per process and then shared."""
+    from faster_whisper import WhisperModel
+
+    folder = whisper_model_dir(options.model, cache_dir)
+    key = (folder, options.compute_type, options.cpu_threads)
+    with _models_lock:
+        model = _models.get(key)
+        if model is None:
+            model = WhisperModel(
+                str(folder),
+                device="cpu",
+                compute_type=options.compute_type,
+                cpu_threads=options.cpu_threads,
+                local_files_only=True,
+            )
+            _models[key] = model
+        return model
+
+
+@dataclass
+class Recognizer:
+    """Transcribes one utterance at a time with fixed options (prompt and hotwords per call if wanted)."""
+
+    options: RecognitionOptions = field(default_factory=RecognitionOptions)
+    cache_dir: Path | None = None
+
+    def __post_init__(self) -> None:
+        self.model = load_whisper(self.options, self.cache_dir)
+
+    def transcribe(
+        self, audio: Audio, initial_prompt: str | None = None, hotwords: str | None = None
+    ) -> Transcript:
+        options = self.options
+        prompt = initial_prompt if initial_prompt is not None else options.initial_prompt
+        hot = hotwords if hotwords is not None else options.hotwords
+        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+        audio_seconds = len(audio) / SAMPLE_RATE
+        started = time.perf_counter()
+
+        def empty(raw: str = "", reason: Rejection = Rejection.EMPTY) -> Transcript:
+            return Transcript(
+                text="",
+                raw_text=raw,
+                avg_logprob=-math.inf,
+                no_speech_prob=1.0,
+                seconds=time.perf_counter() - started,
+                audio_seconds=audio_seconds,
+                rejected=reason,
+                initial_prompt=prompt,
+                hotwords=hot,
+                model=options.model.value,
+            )
+
+        if audio_seconds < options.min_audio_seconds or not np.any(audio):
+            return empty()
+        segments_iter, _info = self.model.transcribe(
+            audio,
+            language=options.language,
+            task="transcribe",
+            beam_size=options.beam_size,
+            temperature=list(options.temperatures),
+            compression_ratio_threshold=options.compression_ratio_threshold,
+            log_prob_threshold=options.log_prob_threshold,
+            no_speech_threshold=options.no_speech_threshold,
+            condition_on_previous_text=options.condition_on_previous_text,
+            initial_prompt=prompt,
+            hotwords=hot,
+            without_timestamps=options.without_timestamps,
+            max_new_tokens=options.max_new_tokens,
+            suppress_blank=options.suppress_blank,
+            vad_filter=False,  # the listener has already cut the utterance with Silero
+        )
+        segments = tuple(
+            TranscriptSegment(
+                text=segment.text.strip(),
+                avg_logprob=float(segment.avg_logprob),
+                no_speech_prob=float(segment.no_speech_prob),
+                compression_ratio=float(segment.compression_ratio),
+                tokens=len(segment.tokens),
+            )
+            for segment in segments_iter
+        )
+        seconds = time.perf_counter() - started
+        raw = " ".join(segment.text for segment in segments if segment.text).strip()
+        if not segments or not raw:
+            # Audio went in but Whisper kept nothing: its own no-speech rule dropped every segment.
+            return empty(raw, Rejection.NO_SPEECH)
+        tokens = sum(max(segment.tokens, 1) for segment in segments)
+        avg_logprob = sum(segment.avg_logprob * max(segment.tokens, 1) for segment in segments) / tokens
+        no_speech = max(segment.no_speech_prob for segment in segments)
+        compression = max(segment.compression_ratio for segment in segments)
+        truncated = any(segment.tokens >= options.max_new_tokens for segment in segments)
+        rejected = self._judge(raw, avg_logprob, no_speech, compression, prompt)
+        return Transcript(
+            text="" if rejected else raw,
+            raw_text=raw,
+            avg_logprob=avg_logprob,
+            no_speech_prob=no_speech,
+            seconds=seconds,
+            audio_seconds=audio_seconds,
+            segments=segments,
+            rejected=rejected,
+            truncated=truncated,
+            initial_prompt=prompt,
+            hotwords=hot,
+            model=options.model.value,
+        )
+
+    def _judge(
+        self, raw: str, avg_logprob: float, no_speech: float, compression: float, prompt: str | None
+    ) -> Rejection | None:
+        options = self.options
+        if no_speech >= options.reject_no_speech_prob or (
+            no_speech > options.no_speech_threshold and avg_logprob < options.log_prob_threshold
+        ):
+            return Rejection.NO_SPEECH
+        if options.reject_phantoms and is_phantom(raw):
+            return Rejection.PHANTOM
+        if options.reject_prompt_echo and is_prompt_echo(raw, prompt):
+            return Rejection.PROMPT_ECHO
+        if compression > options.compression_ratio_threshold:
+            return Rejection.REPETITION
+        if avg_logprob < options.reject_avg_logprob:
+            return Rejection.LOW_CONFIDENCE
+        return None

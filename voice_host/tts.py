@@ -1,0 +1,352 @@
+"""The Host's mouth: piper TTS, one sentence at a time, a different voice for every role.
+
+A reply's spoken parts (narration, exhibits, statements, suspects' lines; never the LEDGER, FULL STATE,
+SAVE or RESULT) become `SpeechLine`s, one per sentence, each in a role's voice: "host" or a suspect's
+key. `Synthesizer.stream(reply)` yields each sentence's audio as soon as piper has made it, so the first
+sentence plays while the rest are still being made.
+
+Voices: every role uses the bundled piper voice with its own settings (speed, variation, and pitch by
+resampling), unless the per-user voices.toml gives it another piper .onnx file. See docs/voices.md.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import tomllib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+import platformdirs
+
+from engine.replies import PartKind, Reply
+
+Audio = npt.NDArray[np.float32]
+HOST = "host"
+OUTPUT_RATE = 22_050  # every voice is resampled to this, so one output stream plays them all
+VOICE_CONFIG_NAME = "voices.toml"
+
+
+@dataclass(frozen=True)
+class VoiceSettings:
+    """How one role sounds. None means the voice file's own default."""
+
+    model: Path | None = None  # a piper .onnx voice (its .onnx.json beside it); None: the bundled voice
+    length_scale: float = 1.0  # > 1 slower; the final pace, after any pitch change
+    noise_scale: float | None = None  # variation in the voice
+    noise_w_scale: float | None = None  # variation in the rhythm
+    pitch: float = 1.0  # > 1 higher, by resampling (the pace is kept by length_scale)
+    volume: float = 1.0
+    speaker_id: int | None = None  # for multi-speaker voice files
+    sentence_pause: float = 0.2  # seconds of silence after each sentence
+
+
+#: The Host: the bundled voice as it is.
+HOST_VOICE = VoiceSettings()
+
+#: Suspects in the case's order get these in turn: each differs from the Host and from the others.
+SUSPECT_VOICES: tuple[VoiceSettings, ...] = (
+    VoiceSettings(pitch=0.86, length_scale=1.12, noise_scale=0.5),  # slow and low
+    VoiceSettings(pitch=1.24, length_scale=1.0, noise_scale=0.75),
+    VoiceSettings(pitch=1.07, length_scale=0.88, noise_w_scale=1.0),  # quick
+    VoiceSettings(pitch=1.34, length_scale=0.95, noise_scale=0.6),
+    VoiceSettings(pitch=0.95, length_scale=1.06, noise_scale=0.4, noise_w_scale=0.5),
+    VoiceSettings(pitch=0.8, length_scale=0.96, noise_w_scale=0.6),
+)
+
+
+class VoiceConfigError(Exception):
+    """voices.toml cannot be used; the message names the file and what is wrong."""
+
+
+@dataclass(frozen=True)
+class VoiceMap:
+    """Role -> voice settings: "host" and each suspect key."""
+
+    host: VoiceSettings = HOST_VOICE
+    suspects: Mapping[str, VoiceSettings] = field(default_factory=dict)
+
+    def for_role(self, role: str) -> VoiceSettings:
+        if role == HOST:
+            return self.host
+        # An unknown speaker still speaks, in the Host's voice, rather than falling silent.
+        return self.suspects.get(role, self.host)
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        return (HOST, *self.suspects)
+
+
+def default_voice_map(suspect_keys: Sequence[str]) -> VoiceMap:
+    """The built-in voices for a case's suspects, in the case's order."""
+    return VoiceMap(
+        host=HOST_VOICE,
+        suspects={key: SUSPECT_VOICES[i % len(SUSPECT_VOICES)] for i, key in enumerate(suspect_keys)},
+    )
+
+
+def voice_config_path() -> Path:
+    """The per-user voices.toml (e.g. ~/.config/third-carol/voices.toml on Linux)."""
+    return Path(platformdirs.user_config_dir("third-carol")) / VOICE_CONFIG_NAME
+
+
+_SETTING_TYPES: dict[str, tuple[type, ...]] = {
+    "model": (str,),
+    "length_scale": (int, float),
+    "noise_scale": (int, float),
+    "noise_w_scale": (int, float),
+    "pitch": (int, float),
+    "volume": (int, float),
+    "speaker_id": (int,),
+    "sentence_pause": (int, float),
+}
+assert set(_SETTING_TYPES) == {f.name for f in fields(VoiceSettings)}
+
+
+def load_voice_map(suspect_keys: Sequence[str], path: Path | None = None) -> VoiceMap:
+    """The default voices, with voices.toml's changes on top (no file: the defaults)."""
+    path = path or voice_config_path()
+    voices = default_voice_map(suspect_keys)
+    if not path.is_file():
+        return voices
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as error:
+        raise VoiceConfigError(f"{path}: cannot be read: {error}") from None
+    known = {key.lower(): key for key in suspect_keys}
+    host = voices.host
+    suspects = dict(voices.suspects)
+    for section, table in document.items():
+        if section == HOST:
+            host = _apply(host, table, path, HOST)
+        elif section == "suspects" and isinstance(table, dict):
+            for key, settings in table.items():
+                if key.lower() not in known:
+                    raise VoiceConfigError(
+                        f"{path}: [suspects.{key}]: no such suspect; the suspects are "
+                        f"{', '.join(suspect_keys)}."
+                    )
+                real = known[key.lower()]
+                suspects[real] = _apply(suspects[real], settings, path, f"suspects.{key}")
+        else:
+            raise VoiceConfigError(f"{path}: unknown section [{section}]; use [host] or [suspects.KEY].")
+    return VoiceMap(host=host, suspects=suspects)
+
+
+def _has_type(value: Any, types: tuple[type, ...]) -> bool:
+    return not isinstance(value, bool) and isinstance(value, types)
+
+
+def _apply(base: VoiceSettings, table: Any, path: Path, where: str) -> VoiceSettings:
+    if not isinstance(table, dict):
+        raise VoiceConfigError(f"{path}: [{where}] must be a table of settings.")
+    changes: dict[str, Any] = {}
+    settings: dict[str, Any] = table
+    for name, raw in settings.items():
+        value: Any = raw  # checked against _SETTING_TYPES below
+        types = _SETTING_TYPES.get(name)
+        if types is None:
+            raise VoiceConfigError(
+                f"{path}: [{where}] unknown setting {name!r}; known: {', '.join(_SETTING_TYPES)}."
+            )
+        if not _has_type(value, types):
+            raise VoiceConfigError(f"{path}: [{where}] {name} has the wrong type ({value!r}).")
+        if name == "model":
+            model = Path(value).expanduser()
+            if not model.is_absolute():
+                model = path.parent / model
+            if not model.is_file():
+                raise VoiceConfigError(f"{path}: [{where}] model {model} does not exist.")
+            if not Path(f"{model}.json").is_file():
+                raise VoiceConfigError(f"{path}: [{where}] model {model} has no {model.name}.json beside it.")
+            value = model
+        elif name in ("length_scale", "pitch") and value <= 0:
+            raise VoiceConfigError(f"{path}: [{where}] {name} must be above 0.")
+        changes[name] = float(value) if isinstance(value, int) and name != "speaker_id" else value
+    return replace(base, **changes)
+
+
+# --- what to say -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SpeechLine:
+    """One sentence to say, in one role's voice."""
+
+    role: str  # "host" or a suspect key
+    text: str
+    part_index: int  # which part of the reply it came from
+
+
+_SPOKEN_ABBREVIATIONS = (
+    (re.compile(r"\bMrs\."), "Missus"),
+    (re.compile(r"\bMr\."), "Mister"),
+    (re.compile(r"\bDr\."), "Doctor"),
+    (re.compile(r"\bRev\."), "Reverend"),
+    (re.compile(r"\bSt\.(?= [A-Z])"), "Saint"),
+)
+_CLOCK = re.compile(r"\b(\d{1,2})\.(\d{2})\b")  # 10.35 is a time on the card: "ten thirty-five"
+_EXHIBIT_RANGE = re.compile(r"\bE(\d{1,2})\s*[–-]\s*E?(\d{1,2})\b")
+_EXHIBIT = re.compile(r"\bE(\d{1,2})\b")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"”’')\]]*\s+|\n+")
+
+
+def spoken_text(text: str) -> str:
+    """Text as piper should read it: abbreviations spelled out, times and exhibit numbers said right."""
+    for pattern, said in _SPOKEN_ABBREVIATIONS:
+        text = pattern.sub(said, text)
+    text = _CLOCK.sub(r"\1:\2", text)
+    text = _EXHIBIT_RANGE.sub(r"exhibits \1 to \2", text)
+    text = _EXHIBIT.sub(r"exhibit \1", text)
+    return text
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences in order; a newline always ends one. Abbreviations must be spelled out first."""
+    return [sentence.strip() for sentence in _SENTENCE_END.split(text) if sentence and sentence.strip()]
+
+
+def speech_lines(reply: Reply) -> list[SpeechLine]:
+    """Every sentence the voice host says for a reply, in order, with who says it."""
+    lines: list[SpeechLine] = []
+    for index, part in enumerate(reply.parts):
+        if not part.spoken:
+            continue
+        role = HOST
+        texts: list[str] = []
+        if part.kind is PartKind.EXHIBIT:
+            lines.append(SpeechLine(HOST, f"Exhibit {part.exhibit}. {part.title or ''}".strip(), index))
+        elif part.kind is PartKind.STATEMENT:
+            # The Host names who is speaking; the statement is in the suspect's own voice.
+            if part.speaker_name:
+                lines.append(SpeechLine(HOST, f"{spoken_text(part.speaker_name)}.", index))
+            role = part.speaker or HOST
+        elif part.kind is PartKind.SUSPECT:
+            role = part.speaker or HOST
+        texts = split_sentences(spoken_text(part.text))
+        lines.extend(SpeechLine(role, sentence, index) for sentence in texts)
+    return lines
+
+
+# --- making the sound --------------------------------------------------------------------------------
+
+
+class PiperLike(Protocol):
+    """What the synthesizer needs from piper.PiperVoice."""
+
+    @property
+    def config(self) -> Any: ...
+
+    def synthesize(self, text: str, syn_config: Any = None) -> Iterable[Any]: ...
+
+
+@dataclass(frozen=True)
+class SpokenSentence:
+    line: SpeechLine
+    audio: Audio  # float32 mono in [-1, 1]
+    sample_rate: int
+
+    @property
+    def seconds(self) -> float:
+        return len(self.audio) / self.sample_rate
+
+
+def resample(audio: Audio, from_rate: float, to_rate: int) -> Audio:
+    """Resample mono float32 audio with FFmpeg's resampler (PyAV, already used by faster-whisper)."""
+    if len(audio) == 0 or abs(from_rate - to_rate) < 1e-6:
+        return audio.astype(np.float32, copy=False)
+    import av
+
+    frame = av.AudioFrame.from_ndarray(
+        np.ascontiguousarray(audio, dtype=np.float32).reshape(1, -1), format="flt", layout="mono"
+    )
+    frame.sample_rate = int(round(from_rate))
+    resampler = av.AudioResampler(format="flt", layout="mono", rate=to_rate)
+    chunks = [out.to_ndarray().reshape(-1) for out in resampler.resample(frame)]
+    chunks += [out.to_ndarray().reshape(-1) for out in resampler.resample(None)]
+    if not chunks:
+        return np.zeros(0, dtype=np.float32)
+    return np.concatenate(chunks).astype(np.float32, copy=False)
+
+
+def load_piper_voice(model: Path | None) -> PiperLike:
+    """Load a piper voice (None: the bundled one)."""
+    from piper import PiperVoice
+
+    from models.locate import piper_voice_files
+
+    if model is None:
+        files = piper_voice_files()
+        return PiperVoice.load(files.model, config_path=files.config)
+    return PiperVoice.load(model)
+
+
+class Synthesizer:
+    """Makes each role's sentences with piper; every voice file is loaded once, on first use."""
+
+    def __init__(
+        self,
+        voices: VoiceMap | None = None,
+        output_rate: int = OUTPUT_RATE,
+        loader: Callable[[Path | None], PiperLike] = load_piper_voice,
+    ) -> None:
+        self.voices = voices or VoiceMap()
+        self.output_rate = output_rate
+        self._loader = loader
+        self._loaded: dict[Path | None, PiperLike] = {}
+        self._lock = threading.Lock()
+
+    def preload(self) -> None:
+        """Load every voice file the map uses (so the first reply is not slowed by loading)."""
+        for role in self.voices.roles:
+            self._voice(self.voices.for_role(role).model)
+
+    def _voice(self, model: Path | None) -> PiperLike:
+        with self._lock:
+            if model not in self._loaded:
+                self._loaded[model] = self._loader(model)
+            return self._loaded[model]
+
+    def synthesize(self, line: SpeechLine) -> SpokenSentence:
+        from piper import SynthesisConfig
+
+        settings = self.voices.for_role(line.role)
+        voice = self._voice(settings.model)
+        native_rate = int(voice.config.sample_rate)
+        # Raising the pitch by resampling also quickens the pace by the same factor: slow piper down to match.
+        config = SynthesisConfig(
+            speaker_id=settings.speaker_id,
+            length_scale=settings.length_scale * settings.pitch,
+            noise_scale=settings.noise_scale,
+            noise_w_scale=settings.noise_w_scale,
+            volume=settings.volume,
+        )
+        chunks = [
+            np.asarray(chunk.audio_float_array, dtype=np.float32)
+            for chunk in voice.synthesize(line.text, config)
+        ]
+        audio = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
+        audio = resample(audio, native_rate * settings.pitch, self.output_rate)
+        pause = np.zeros(int(settings.sentence_pause * self.output_rate), dtype=np.float32)
+        return SpokenSentence(line, np.concatenate([audio, pause]), self.output_rate)
+
+    def stream_lines(self, lines: Iterable[SpeechLine]) -> Iterator[SpokenSentence]:
+        for line in lines:
+            yield self.synthesize(line)
+
+    def stream(self, reply: Reply) -> Iterator[SpokenSentence]:
+        """Each sentence of the reply's spoken parts, made only when asked for (first audio comes fast)."""
+        return self.stream_lines(speech_lines(reply))
+
+    def render(self, text: str, role: str = HOST, rate: int | None = None) -> Audio:
+        """The whole text in one array (tests, benchmarks, fixtures), at `rate` (default output_rate)."""
+        audio = [
+            self.synthesize(SpeechLine(role, sentence, 0)).audio
+            for sentence in split_sentences(spoken_text(text))
+        ]
+        joined = np.concatenate(audio) if audio else np.zeros(0, dtype=np.float32)
+        return resample(joined, self.output_rate, rate) if rate else joined
