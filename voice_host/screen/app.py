@@ -1,0 +1,334 @@
+"""The table screen: `third-carol` and `third-carol --no-voice` open this full-screen Textual app.
+
+Data flows one way: a typed (or heard) line goes to the game; the reply's parts go to the night and the
+speaker; the ledger, the evidence and FULL STATE are redrawn from `GameState` after every reply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import ClassVar
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane
+
+from engine.replies import PartKind, Reply
+from voice_host.events import HeardUtterance, MicLevel, MicStatus
+from voice_host.screen.driver import Exchange, GameDriver, TableDriver
+from voice_host.screen.house import house_plan
+from voice_host.screen.views import Evidence, find_sentence, full_state_view, ledger_view
+from voice_host.screen.widgets import (
+    EvidenceList,
+    ExhibitText,
+    FullStatePanel,
+    HeardPanel,
+    LedgerPanel,
+    MicPanel,
+    NightEntry,
+    StatementsView,
+    exhibit_options,
+)
+
+NO_VOICE = MicLevel(MicStatus.UNAVAILABLE, detail="Typed play: no microphone.")
+
+# Compact rules apply when the terminal is narrow OR short; both selectors are listed each time.
+CSS = """
+Screen { layout: vertical; }
+
+#top { height: auto; }
+#ledger { width: 1fr; height: auto; border: round $primary; padding: 0 1; }
+#ledger-cells { height: auto; }
+.cell { height: auto; margin-right: 3; }
+#cell-round { width: 12; }
+#cell-questions { width: 24; }
+#cell-next { width: 20; }
+#cell-broken { width: 16; }
+#cell-acc { width: 1fr; }
+.cell .caption { color: $text-muted; text-style: bold; }
+.cell .value { text-style: bold; width: auto; }
+#cell-next .value { text-style: bold reverse; padding: 0 1; }
+#cell-acc.-alert .value { text-style: bold reverse; padding: 0 1; }
+#round-digits { width: auto; text-style: bold; }
+#cell-round .value { color: $text-muted; }
+#marks-big { width: auto; }
+#ledger-line { color: $text-muted; margin-top: 1; }
+#result-line { text-style: bold; }
+
+#mic { width: 34; height: auto; border: round $secondary; padding: 0 1; }
+#mic-status { text-style: bold; }
+#mic.-unavailable #mic-status, #mic.-muted #mic-status { text-style: bold reverse; }
+#mic-detail, #mic-keys { color: $text-muted; }
+
+#full-state { height: auto; border: round $accent; padding: 0 1; display: none; }
+#full-state.-shown { display: block; }
+
+#body { height: 1fr; }
+#night { width: 1fr; border: round $primary; padding: 0 1; }
+#night .entry { height: auto; margin-bottom: 1; padding-left: 1; border-left: blank; }
+#night .entry.-current { border-left: thick $accent; }
+#night .said { color: $text-muted; }
+#night .part { margin-bottom: 1; }
+#night .part.-speaking { background: $boost; }
+#night .-save, #night .-result { border: round $warning; padding: 0 1; }
+
+#side { width: 66; }
+#evidence-box { height: 1fr; border: round $secondary; }
+#evidence-tabs { height: 1fr; }
+#exhibit-list { height: auto; max-height: 8; border: none; }
+#exhibit-scroll { height: 1fr; }
+#exhibit-text { padding: 0 1; }
+#statements .statement { margin-bottom: 1; padding: 0 1; }
+#house-box { height: auto; border: round $secondary; padding: 0 1; }
+#house { width: auto; }
+
+#heard { height: auto; padding: 0 1; }
+#typed { margin: 0; }
+
+Screen.-narrow #ledger, Screen.-short #ledger { border: none; padding: 0; }
+Screen.-narrow .big, Screen.-short .big { display: none; }
+Screen.-narrow .cell, Screen.-short .cell { margin-right: 1; }
+Screen.-narrow #cell-round, Screen.-short #cell-round { width: 8; }
+Screen.-narrow #cell-questions, Screen.-short #cell-questions { width: 15; }
+Screen.-narrow #cell-next, Screen.-short #cell-next { width: 12; }
+Screen.-narrow #cell-broken, Screen.-short #cell-broken { width: 12; }
+Screen.-narrow #ledger-line, Screen.-short #ledger-line { margin-top: 0; }
+Screen.-narrow #top, Screen.-short #top { layout: vertical; }
+Screen.-narrow #mic, Screen.-short #mic { width: 1fr; layout: horizontal; border: none; padding: 0; }
+Screen.-narrow #mic-status, Screen.-short #mic-status { width: auto; margin-right: 2; }
+Screen.-narrow #mic-detail, Screen.-short #mic-detail { width: 1fr; }
+Screen.-narrow #mic-keys, Screen.-short #mic-keys { display: none; }
+Screen.-narrow #night, Screen.-short #night { border: none; padding: 0; }
+Screen.-narrow #night .part, Screen.-short #night .part { margin-bottom: 0; }
+Screen.-narrow #side, Screen.-short #side { display: none; width: 1fr; }
+Screen.-narrow.-show-evidence #side, Screen.-short.-show-evidence #side,
+Screen.-narrow.-show-house #side, Screen.-short.-show-house #side { display: block; }
+Screen.-narrow.-show-evidence #night, Screen.-short.-show-evidence #night,
+Screen.-narrow.-show-house #night, Screen.-short.-show-house #night { display: none; }
+Screen.-narrow.-show-evidence #house-box, Screen.-short.-show-evidence #house-box { display: none; }
+Screen.-narrow.-show-house #evidence-box, Screen.-short.-show-house #evidence-box { display: none; }
+Screen.-narrow #typed, Screen.-short #typed { border: none; height: 1; padding: 0 1; }
+"""
+
+
+class TableApp(App[int]):
+    """The table screen around one game."""
+
+    TITLE = "The Third Carol"
+    CSS = CSS
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "stop_talking", "Stop", priority=True),
+        Binding("f2", "toggle_mic", "Mic", priority=True),
+        Binding("f3", "repeat", "Repeat", priority=True),
+        Binding("f5", "save", "Save", priority=True),
+        Binding("f6", "toggle_full_state", "State", priority=True),
+        Binding("f7", "evidence", "Evidence", priority=True),
+        Binding("f8", "house", "House", priority=True),
+    ]
+
+    def __init__(self, driver: TableDriver, *, mic: MicLevel = NO_VOICE) -> None:
+        super().__init__()
+        self.driver = driver
+        self.evidence = Evidence()
+        self.last_reply: Reply | None = None
+        self.current: NightEntry | None = None
+        self.ledger = LedgerPanel()
+        self.mic = MicPanel()
+        self.full_state = FullStatePanel()
+        self.heard = HeardPanel()
+        self._first_mic = mic
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield self.ledger
+            yield self.mic
+        yield self.full_state
+        with Horizontal(id="body"):
+            yield VerticalScroll(id="night")
+            with Vertical(id="side"):
+                with Vertical(id="evidence-box"), TabbedContent(id="evidence-tabs"):
+                    with TabPane("Exhibits", id="tab-exhibits"):
+                        yield EvidenceList(id="exhibit-list")
+                        with VerticalScroll(id="exhibit-scroll"):
+                            yield ExhibitText("No exhibits read yet.", id="exhibit-text")
+                    with TabPane("Statements", id="tab-statements"):
+                        yield StatementsView(id="statements")
+                with Vertical(id="house-box"):
+                    yield Static(id="house")
+        yield self.heard
+        yield Input(placeholder="Type here and press Enter, e.g.  Abel, where were you at ten?", id="typed")
+        yield Footer(show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#evidence-box").border_title = "THE EVIDENCE IN"
+        self.query_one("#house-box").border_title = "THE HOUSE"
+        self.query_one("#night").border_title = "THE NIGHT"
+        plan, _drawn = house_plan(self.driver.house_text)
+        self.query_one("#house", Static).update(plan)
+        self.show_mic(self._first_mic)
+        self.show_reply(self.driver.start(), None, None)
+        self.query_one("#typed", Input).focus()
+
+    # --- input -------------------------------------------------------------------------------------
+
+    @on(Input.Submitted, "#typed")
+    def typed(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.clear()
+        if text:
+            self.send(text)
+
+    def send(self, text: str) -> Exchange:
+        """Send one typed line to the game and show what comes back."""
+        exchange = self.driver.typed(text)
+        self.heard.show_typed(exchange.said, exchange.taken_as)
+        self.show_reply(exchange.reply, exchange.said, exchange.taken_as)
+        return exchange
+
+    # --- what the voice side reports (called on the UI thread) ---------------------------------------
+
+    def show_mic(self, level: MicLevel) -> None:
+        self.mic.show(level)
+
+    def show_heard(self, heard: HeardUtterance) -> None:
+        self.heard.show_heard(heard)
+
+    def show_speaking(self, part_index: int | None, sentence: str = "") -> None:
+        """Highlight the sentence being spoken in the current reply (None: the Host fell silent)."""
+        if self.current is None:
+            return
+        span = None
+        if part_index is not None and part_index in self.current.parts:
+            text = self.current.parts[part_index].part.text
+            span = find_sentence(text, sentence) if sentence else None
+            if span is None:
+                span = (0, len(text))
+        view = self.current.speak(part_index, span)
+        if view is not None:
+            self.query_one("#night", VerticalScroll).scroll_to_widget(view, animate=False)
+
+    # --- replies --------------------------------------------------------------------------------------
+
+    def show_reply(self, reply: Reply, said: str | None, taken_as: str | None) -> NightEntry:
+        state = self.driver.state
+        self.last_reply = reply
+        result = next((part.text for part in reply.parts if part.kind is PartKind.RESULT), None)
+        self.ledger.show(ledger_view(state, reply.ledger), result)
+        has_full_state = any(part.kind is PartKind.FULL_STATE for part in reply.parts)
+        if has_full_state:
+            self.full_state.show(full_state_view(state))
+        self.full_state.set_class(has_full_state, "-shown")
+        changed = self.evidence.take(reply, state)
+        for number in state.exhibits_read:
+            # A resumed game has exhibits read before this screen opened: show them too.
+            if number not in self.evidence.exhibits and (view := self.driver.read_exhibit(number)):
+                self.evidence.exhibits[number] = view
+                changed = True
+        if changed:
+            self._show_evidence()
+        return self._add_entry(reply, said, taken_as)
+
+    def _add_entry(self, reply: Reply, said: str | None, taken_as: str | None) -> NightEntry:
+        if self.current is not None:
+            self.current.remove_class("-current")
+            self.current.speak(None, None)
+        entry = NightEntry(reply, said, taken_as)
+        entry.add_class("-current")
+        self.current = entry
+        night = self.query_one("#night", VerticalScroll)
+        mounting = night.mount(entry)
+
+        async def reveal() -> None:
+            # Show the start of the new reply once it is laid out: a round opening is read from the top.
+            await mounting
+            self.call_after_refresh(night.scroll_to_widget, entry, animate=False, top=True, immediate=True)
+
+        self.call_later(reveal)
+        return entry
+
+    def _show_evidence(self) -> None:
+        exhibits = self.evidence.ordered(self.driver.state.exhibits_read)
+        listing = self.query_one("#exhibit-list", EvidenceList)
+        highlighted = listing.highlighted
+        options = exhibit_options(exhibits)
+        shown = [option.id for option in listing.options]
+        if shown == [option.id for option in options[: len(shown)]]:
+            listing.add_options(options[len(shown) :])  # the usual case: new exhibits come after the old
+        else:
+            listing.clear_options()
+            listing.add_options(options)
+        if exhibits:
+            listing.highlighted = highlighted if highlighted is not None else len(exhibits) - 1
+        self.query_one("#statements", StatementsView).show(
+            self.evidence.statements_round, self.evidence.statements
+        )
+
+    @on(OptionList.OptionHighlighted, "#exhibit-list")
+    def exhibit_chosen(self, event: OptionList.OptionHighlighted) -> None:
+        number = int(str(event.option.id).removeprefix("E"))
+        view = self.evidence.exhibits.get(number)
+        text = self.query_one("#exhibit-text", ExhibitText)
+        if view is None:
+            text.update(f"E{number}: say “read E{number}” to hear it again.")
+        else:
+            text.update(f"E{view.number}  {view.title}\n\n{view.text}")
+
+    # --- keys -----------------------------------------------------------------------------------------
+
+    def action_stop_talking(self) -> None:
+        self.show_speaking(None)
+        if self.mic.level.status is MicStatus.SPEAKING:
+            self.show_mic(MicLevel(MicStatus.LISTENING))
+
+    def action_toggle_mic(self) -> None:
+        if self.mic.level.status is MicStatus.UNAVAILABLE:
+            self.notify("No microphone: type instead.", title="Microphone")
+            return
+        muted = self.mic.level.status is MicStatus.MUTED
+        self.show_mic(MicLevel(MicStatus.LISTENING if muted else MicStatus.MUTED))
+
+    def action_repeat(self) -> None:
+        if self.last_reply is not None:
+            self._add_entry(self.last_reply, "(the last reply again)", None)
+
+    def action_save(self) -> None:
+        self.send("save")
+
+    def action_toggle_full_state(self) -> None:
+        if self.full_state.view is None:
+            self.full_state.show(full_state_view(self.driver.state))
+        self.full_state.toggle_class("-shown")
+
+    def action_evidence(self) -> None:
+        self.screen.remove_class("-show-house")
+        self.screen.toggle_class("-show-evidence")
+        if self.screen.has_class("-show-evidence") or self.screen.has_class("-wide"):
+            self.query_one("#exhibit-list", EvidenceList).focus()
+        else:
+            self.query_one("#typed", Input).focus()
+
+    def action_house(self) -> None:
+        self.screen.remove_class("-show-evidence")
+        self.screen.toggle_class("-show-house")
+
+
+def run_screen(args: argparse.Namespace) -> int:
+    """Load the case and run the table screen until the table quits."""
+    from engine.game import Game
+
+    from engine.case import CaseError
+    from voice_host.casefiles import load_bundled_case, read_case_dir
+
+    try:
+        case = read_case_dir(args.case) if args.case else load_bundled_case()
+    except CaseError as error:
+        print(error, file=sys.stderr)
+        return 1
+    driver = GameDriver(Game(case))
+    app = TableApp(driver)
+    return app.run() or 0
