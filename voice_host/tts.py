@@ -190,8 +190,8 @@ _SPOKEN_ABBREVIATIONS = (
     (re.compile(r"\bSt\.(?= [A-Z])"), "Saint"),
 )
 _CLOCK = re.compile(r"\b(\d{1,2})\.(\d{2})\b")  # 10.35 is a time on the card: "ten thirty-five"
-_EXHIBIT_RANGE = re.compile(r"\bE(\d{1,2})\s*[–-]\s*E?(\d{1,2})\b")
-_EXHIBIT = re.compile(r"\bE(\d{1,2})\b")
+_EXHIBIT_RANGE = re.compile(r"\b(?:[Ee]xhibits?\s+)?E(\d{1,2})\s*[–-]\s*E?(\d{1,2})\b")
+_EXHIBIT = re.compile(r"\b(?:[Ee]xhibit\s+)?E(\d{1,2})\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"”’')\]]*\s+|\n+")
 
 
