@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import on
@@ -142,6 +143,8 @@ class TableApp(App[int]):
         self.full_state = FullStatePanel()
         self.heard = HeardPanel()
         self._first_mic = mic
+        # How the speaker words a shown sentence (set by the voice side), to find the one being spoken.
+        self.spoken_form: Callable[[str], str] = lambda text: text
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -205,7 +208,7 @@ class TableApp(App[int]):
         span = None
         if part_index is not None and part_index in self.current.parts:
             text = self.current.parts[part_index].part.text
-            span = find_sentence(text, sentence) if sentence else None
+            span = find_sentence(text, sentence, self.spoken_form) if sentence else None
             if span is None:
                 span = (0, len(text))
         view = self.current.speak(part_index, span)

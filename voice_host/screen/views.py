@@ -7,7 +7,7 @@ nothing here can reach into the engine's insides: only `GameState`, `Reply` part
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.messages import Command, Message, MessageKind
@@ -36,7 +36,7 @@ class LedgerView:
 def ledger_view(state: GameState, ledger_line: str) -> LedgerView:
     if state.phase is Phase.SEATING:
         round_value, caption = "-", "Seating"
-    elif state.phase is Phase.OVER:
+    elif state.over or state.phase is Phase.OVER:
         round_value, caption = state.round_label, "Night over"
     elif state.round_label == "A":
         round_value, caption = "A", "Accusation"
@@ -122,17 +122,30 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-def find_sentence(text: str, sentence: str) -> tuple[int, int] | None:
-    """The span of a sentence the speaker reports, matched loosely (whitespace may differ)."""
-    wanted = " ".join(sentence.split())
+def _loose(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
+
+
+def find_sentence(
+    text: str, sentence: str, spoken_form: Callable[[str], str] = lambda text: text
+) -> tuple[int, int] | None:
+    """The span of `text` holding the sentence the speaker reports, or None if none does.
+
+    The speaker reports the words as said (abbreviations spelled out, times reworded), so each shown
+    sentence is put through `spoken_form` first and compared loosely: case, spacing and punctuation aside.
+    """
+    wanted = _loose(sentence)
     if not wanted:
         return None
-    for start, end in sentence_spans(text):
-        if " ".join(text[start:end].split()) == wanted:
-            return start, end
-    index = text.find(sentence.strip())
-    if index >= 0:
-        return index, index + len(sentence.strip())
+    spans = sentence_spans(text)
+    forms = [_loose(spoken_form(text[start:end])) for start, end in spans]
+    for span, form in zip(spans, forms, strict=True):
+        if form == wanted:
+            return span
+    for span, form in zip(spans, forms, strict=True):
+        # The speaker may split more finely than the screen (a newline ends its sentence).
+        if wanted in form:
+            return span
     return None
 
 
