@@ -1,0 +1,332 @@
+"""Devices: the microphone (capture into a queue) and the speaker (interruptible playback).
+
+Capture runs in PortAudio's own callback thread and only copies blocks into a queue, so nothing here
+ever blocks the screen. Playback is a persistent output stream fed from a buffer: `stop()` empties the
+buffer and the Host falls silent at the next block, mid-sentence.
+
+Faults are plain sentences for the table: `NoMicrophoneError` / `NoSpeakerError` (play by typing
+instead), `DeviceLostError` (the listener pauses and retries; the game keeps its state).
+"""
+
+from __future__ import annotations
+
+import argparse
+import queue
+import threading
+import time
+from collections import deque
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+Audio = npt.NDArray[np.float32]
+CAPTURE_RATE = 16_000
+CAPTURE_BLOCK = 512  # 32 ms: one Silero window per block
+PLAYBACK_RATE = 22_050
+
+
+class AudioUnavailableError(Exception):
+    """Sound cannot be used; the message is a plain sentence to show the table."""
+
+
+class NoMicrophoneError(AudioUnavailableError):
+    pass
+
+
+class NoSpeakerError(AudioUnavailableError):
+    pass
+
+
+class DeviceLostError(AudioUnavailableError):
+    pass
+
+
+NO_MICROPHONE = "No microphone found: type your questions instead."
+NO_SPEAKER = "No speaker found: the Host's words stay on the screen."
+NO_PORTAUDIO = "The sound system (PortAudio) is not installed: play by typing instead."
+MICROPHONE_LOST = "The microphone was lost: waiting for it to come back. Typing still works."
+
+
+def sounddevice_module() -> ModuleType:
+    """sounddevice, or AudioUnavailableError when the PortAudio library is missing."""
+    try:
+        import sounddevice  # type: ignore[import-untyped]
+    except OSError:  # sounddevice raises OSError when libportaudio cannot be found
+        raise AudioUnavailableError(NO_PORTAUDIO) from None
+    module: ModuleType = sounddevice
+    return module
+
+
+def rescan_devices() -> None:
+    """PortAudio lists devices only when it starts: restart it so a re-plugged device is seen.
+
+    Only call this with no stream open (it invalidates every open stream).
+    """
+    sd = sounddevice_module()
+    sd._terminate()
+    sd._initialize()
+
+
+def check_microphone(device: int | str | None = None, sample_rate: int = CAPTURE_RATE) -> None:
+    sd = sounddevice_module()
+    try:
+        sd.check_input_settings(device=device, channels=1, dtype="float32", samplerate=sample_rate)
+    except (sd.PortAudioError, ValueError):
+        raise NoMicrophoneError(NO_MICROPHONE) from None
+
+
+def check_speaker(device: int | str | None = None, sample_rate: int = PLAYBACK_RATE) -> None:
+    sd = sounddevice_module()
+    try:
+        sd.check_output_settings(device=device, channels=1, dtype="float32", samplerate=sample_rate)
+    except (sd.PortAudioError, ValueError):
+        raise NoSpeakerError(NO_SPEAKER) from None
+
+
+class Capture:
+    """The microphone: 16 kHz mono float32 blocks, queued by PortAudio's thread, read by the listener.
+
+    `read()` raises DeviceLostError when the stream dies or no block has come for `lost_after`
+    seconds; `reopen()` then tries to get the device back.
+    """
+
+    def __init__(
+        self,
+        device: int | str | None = None,
+        sample_rate: int = CAPTURE_RATE,
+        block_size: int = CAPTURE_BLOCK,
+        max_queued_seconds: float = 10.0,
+        lost_after: float = 2.0,
+    ) -> None:
+        self.device = device
+        self.sample_rate = sample_rate
+        self.block_size = block_size
+        self.lost_after = lost_after
+        self.overflows = 0  # blocks PortAudio dropped because we read too slowly
+        self.dropped = 0  # blocks we dropped because the queue was full
+        self._queue: queue.Queue[Audio] = queue.Queue(
+            maxsize=max(1, int(max_queued_seconds * sample_rate / block_size))
+        )
+        self._stream: Any = None
+        self._failed = threading.Event()
+        self._last_block = 0.0
+
+    @property
+    def block_seconds(self) -> float:
+        return self.block_size / self.sample_rate
+
+    def start(self) -> None:
+        sd = sounddevice_module()
+        check_microphone(self.device, self.sample_rate)
+        self._failed.clear()
+        try:
+            self._stream = sd.InputStream(
+                device=self.device,
+                channels=1,
+                samplerate=self.sample_rate,
+                blocksize=self.block_size,
+                dtype="float32",
+                callback=self._on_block,
+                finished_callback=self._on_finished,
+            )
+            self._stream.start()
+        except (sd.PortAudioError, ValueError):
+            self._stream = None
+            raise NoMicrophoneError(NO_MICROPHONE) from None
+        self._last_block = time.monotonic()
+
+    def _on_block(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
+        if status.input_overflow:
+            self.overflows += 1
+        block = np.array(indata[:, 0], dtype=np.float32)
+        try:
+            self._queue.put_nowait(block)
+        except queue.Full:
+            # The reader stalled: keep the newest audio, drop the oldest.
+            self.dropped += 1
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                pass
+            self._queue.put_nowait(block)
+
+    def _on_finished(self) -> None:
+        if self._stream is not None:  # not a stop() we asked for
+            self._failed.set()
+
+    def read(self, timeout: float = 0.5) -> Audio | None:
+        """The next block, or None if none came within timeout (then check again)."""
+        try:
+            block = self._queue.get(timeout=timeout)
+        except queue.Empty:
+            if self._stream is None:
+                raise DeviceLostError(MICROPHONE_LOST) from None
+            if self._failed.is_set() or time.monotonic() - self._last_block > self.lost_after:
+                raise DeviceLostError(MICROPHONE_LOST) from None
+            return None
+        self._last_block = time.monotonic()
+        return block
+
+    def drain(self) -> int:
+        """Throw away every queued block (e.g. audio captured while the Host was speaking)."""
+        count = 0
+        while True:
+            try:
+                self._queue.get_nowait()
+            except queue.Empty:
+                return count
+            count += 1
+
+    def stop(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            try:
+                stream.abort()
+                stream.close()
+            except Exception:  # a lost device may fail to close; it is gone either way
+                pass
+
+    def reopen(self) -> None:
+        """Try to get the microphone back after a loss; NoMicrophoneError if it is still gone."""
+        self.stop()
+        self.drain()
+        try:
+            self.start()
+        except NoMicrophoneError:
+            rescan_devices()
+            self.start()
+
+    def __enter__(self) -> Capture:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Player:
+    """The speaker: a persistent output stream fed from a buffer; `stop()` silences it at once."""
+
+    def __init__(
+        self, device: int | str | None = None, sample_rate: int = PLAYBACK_RATE, block_size: int = 1024
+    ) -> None:
+        self.device = device
+        self.sample_rate = sample_rate
+        self.block_size = block_size
+        self._buffer: deque[Audio] = deque()
+        self._offset = 0  # samples of _buffer[0] already played
+        self._lock = threading.Lock()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._stream: Any = None
+
+    def start(self) -> None:
+        sd = sounddevice_module()
+        check_speaker(self.device, self.sample_rate)
+        try:
+            self._stream = sd.OutputStream(
+                device=self.device,
+                channels=1,
+                samplerate=self.sample_rate,
+                blocksize=self.block_size,
+                dtype="float32",
+                callback=self._fill,
+            )
+            self._stream.start()
+        except (sd.PortAudioError, ValueError):
+            self._stream = None
+            raise NoSpeakerError(NO_SPEAKER) from None
+
+    def _fill(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
+        out = outdata[:, 0]
+        written = 0
+        with self._lock:
+            while written < frames and self._buffer:
+                head = self._buffer[0]
+                take = min(frames - written, len(head) - self._offset)
+                out[written : written + take] = head[self._offset : self._offset + take]
+                written += take
+                self._offset += take
+                if self._offset >= len(head):
+                    self._buffer.popleft()
+                    self._offset = 0
+            if not self._buffer:
+                self._idle.set()
+        out[written:] = 0.0
+
+    def play(self, audio: Audio) -> None:
+        """Queue audio (at this player's sample rate) after whatever is still playing."""
+        if len(audio) == 0:
+            return
+        with self._lock:
+            self._buffer.append(np.asarray(audio, dtype=np.float32))
+            self._idle.clear()
+
+    def stop(self) -> None:
+        """Silence now: drop everything queued, including the rest of the current sentence."""
+        with self._lock:
+            self._buffer.clear()
+            self._offset = 0
+            self._idle.set()
+
+    @property
+    def playing(self) -> bool:
+        return not self._idle.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until everything queued has played (or stop()); False on timeout."""
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        self.stop()
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            try:
+                stream.abort()
+                stream.close()
+            except Exception:
+                pass
+
+
+def describe_devices() -> list[str]:
+    """One line per audio device: index, name, inputs/outputs, default marks."""
+    sd = sounddevice_module()
+    devices = sd.query_devices()
+    default_in, default_out = sd.default.device
+    lines = []
+    for device in devices:
+        marks = []
+        if device["index"] == default_in:
+            marks.append("default input")
+        if device["index"] == default_out:
+            marks.append("default output")
+        hostapi = sd.query_hostapis(device["hostapi"])["name"]
+        lines.append(
+            f"{device['index']:>3}  {device['name']}  ({hostapi}; in {device['max_input_channels']}, "
+            f"out {device['max_output_channels']}, {device['default_samplerate']:.0f} Hz)"
+            + (f"  [{', '.join(marks)}]" if marks else "")
+        )
+    return lines
+
+
+def run_devices(args: argparse.Namespace) -> int:
+    """`third-carol devices`: list the audio devices, and say plainly if voice play is not possible."""
+    try:
+        lines = describe_devices()
+    except AudioUnavailableError as error:
+        print(error)
+        return 1
+    if not lines:
+        print("No audio devices found: play by typing (third-carol --no-voice).")
+        return 0
+    print("Audio devices:")
+    for line in lines:
+        print(line)
+    for check in (check_microphone, check_speaker):
+        try:
+            check()
+        except AudioUnavailableError as error:
+            print(error)
+    return 0
