@@ -1,0 +1,226 @@
+"""The spoken fixtures: what a table would really say, what must come out, and the three conditions.
+
+The clean renders are committed (FLAC, 16 kHz mono). "room" and "party" are derived from them by a
+seeded numpy function, so the same bytes come out on every machine without storing them.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+FIXTURE_DIR = Path(__file__).resolve().parent
+MANIFEST = FIXTURE_DIR / "manifest.tsv"
+CLEAN_DIR = FIXTURE_DIR / "clean"
+SAMPLE_RATE = 16_000
+
+Audio = npt.NDArray[np.float32]
+
+
+class Condition(Enum):
+    CLEAN = "clean"
+    ROOM = "room"  # reverberation plus steady noise at 20 dB SNR
+    PARTY = "party"  # reverberation plus other voices at 10 dB SNR
+
+
+@dataclass(frozen=True)
+class Fixture:
+    """One utterance and what the pipeline must take it as (against a fresh game in round 1)."""
+
+    id: str
+    said: str  # the words as a person means them (the reference for word error rate)
+    spoken: str  # the text given to the synthesiser (may spell a name as it was mispronounced)
+    voice: str
+    kind: str  # engine MessageKind value
+    suspect: str | None  # suspect key
+    exhibits: tuple[int, ...]
+    command: str | None  # engine Command value
+    tags: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> Path:
+        return CLEAN_DIR / f"{self.id}.flac"
+
+
+_COLUMNS = ("id", "said", "spoken", "voice", "kind", "suspect", "exhibits", "command", "tags")
+
+
+def write_manifest(fixtures: list[Fixture], path: Path = MANIFEST) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        writer.writerow(_COLUMNS)
+        for f in fixtures:
+            writer.writerow(
+                [
+                    f.id,
+                    f.said,
+                    f.spoken,
+                    f.voice,
+                    f.kind,
+                    f.suspect or "",
+                    " ".join(str(n) for n in f.exhibits),
+                    f.command or "",
+                    " ".join(f.tags),
+                ]
+            )
+
+
+def load_manifest(path: Path = MANIFEST) -> list[Fixture]:
+    with path.open(encoding="utf-8", newline="") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return [
+        Fixture(
+            id=row["id"],
+            said=row["said"],
+            spoken=row["spoken"],
+            voice=row["voice"],
+            kind=row["kind"],
+            suspect=row["suspect"] or None,
+            exhibits=tuple(int(n) for n in row["exhibits"].split()),
+            command=row["command"] or None,
+            tags=tuple(row["tags"].split()),
+        )
+        for row in rows
+    ]
+
+
+def read_audio(path: Path) -> Audio:
+    """Decode any file PyAV reads (FLAC, WAV) to 16 kHz mono float32, as faster-whisper does."""
+    from faster_whisper.audio import decode_audio
+
+    return np.asarray(decode_audio(str(path), sampling_rate=SAMPLE_RATE), dtype=np.float32)
+
+
+def write_wav(path: Path, audio: Audio) -> None:
+    """16-bit PCM WAV, 16 kHz mono (what `third-carol hear` is given)."""
+    import wave
+
+    pcm = (np.clip(audio, -1.0, 1.0) * 32767).astype("<i2")
+    with wave.open(str(path), "wb") as handle:
+        handle.setnchannels(1)
+        handle.setsampwidth(2)
+        handle.setframerate(SAMPLE_RATE)
+        handle.writeframes(pcm.tobytes())
+
+
+def _seed(*parts: str) -> int:
+    return int.from_bytes(hashlib.sha256("|".join(parts).encode()).digest()[:8], "little")
+
+
+def _room_impulse(rng: np.random.Generator, rt60: float) -> Audio:
+    """A synthetic room: a direct path, then exponentially decaying noise (RT60 seconds)."""
+    length = int(SAMPLE_RATE * rt60)
+    t = np.arange(length) / SAMPLE_RATE
+    tail = rng.standard_normal(length) * np.exp(-6.9 * t / rt60)
+    tail[: int(0.005 * SAMPLE_RATE)] = 0.0  # early reflections start after ~5 ms
+    impulse = 0.35 * tail / np.sqrt(np.sum(tail**2))
+    impulse[0] = 1.0
+    return impulse.astype(np.float32)
+
+
+def _convolve(audio: Audio, impulse: Audio) -> Audio:
+    size = len(audio) + len(impulse) - 1
+    n = 1 << (size - 1).bit_length()
+    out = np.fft.irfft(np.fft.rfft(audio, n) * np.fft.rfft(impulse, n), n)[: len(audio)]
+    return out.astype(np.float32)
+
+
+def _rms(audio: Audio) -> float:
+    active = audio[np.abs(audio) > 0.02 * (np.max(np.abs(audio)) + 1e-9)]
+    return float(np.sqrt(np.mean((active if len(active) else audio) ** 2)) + 1e-9)
+
+
+def _mix_at_snr(speech: Audio, noise: Audio, snr_db: float) -> Audio:
+    gain = _rms(speech) / (_rms(noise) * 10 ** (snr_db / 20))
+    mixed = speech + gain * noise
+    peak = float(np.max(np.abs(mixed)))
+    return (mixed / peak * 0.9 if peak > 0.99 else mixed).astype(np.float32)
+
+
+def _steady_noise(rng: np.random.Generator, length: int) -> Audio:
+    """Brown-ish room hum plus hiss: white noise through a gentle low-pass."""
+    white = rng.standard_normal(length + 64)
+    kernel = np.exp(-np.arange(64) / 12.0)
+    coloured = np.convolve(white, kernel / kernel.sum(), mode="same")[:length]
+    return (coloured + 0.1 * white[:length]).astype(np.float32)
+
+
+def degrade(audio: Audio, condition: Condition, key: str, babble_sources: list[Audio] | None = None) -> Audio:
+    """The utterance in a condition; deterministic in (key, condition) and the babble sources."""
+    if condition is Condition.CLEAN:
+        return audio
+    rng = np.random.default_rng(_seed(key, condition.value))
+    rt60 = 0.3 if condition is Condition.ROOM else 0.45
+    wet = _convolve(audio, _room_impulse(rng, rt60))
+    if condition is Condition.ROOM:
+        return _mix_at_snr(wet, _steady_noise(rng, len(wet)), 20.0)
+    if not babble_sources:
+        raise ValueError("party needs other voices to mix in")
+    babble = np.zeros(len(wet), dtype=np.float32)
+    picks = rng.choice(len(babble_sources), size=min(3, len(babble_sources)), replace=False)
+    for pick in picks:
+        other = babble_sources[int(pick)]
+        # Other people talk all the way through: loop each voice, start it somewhere random.
+        reps = int(np.ceil((len(wet) + len(other)) / max(len(other), 1))) + 1
+        looped = np.tile(other, reps)
+        offset = int(rng.integers(0, len(other)))
+        babble += _convolve(looped[offset : offset + len(wet)], _room_impulse(rng, rt60))
+    return _mix_at_snr(wet, babble, 10.0)
+
+
+class FixtureAudio:
+    """Clean fixtures and their derived conditions, cached in memory (and optionally on disk)."""
+
+    def __init__(self, fixtures: list[Fixture], cache_dir: Path | None = None) -> None:
+        self.fixtures = fixtures
+        self._by_id = {f.id: f for f in fixtures}
+        self._clean: dict[str, Audio] = {}
+        self._cache_dir = cache_dir
+
+    def clean(self, fixture_id: str) -> Audio:
+        if fixture_id not in self._clean:
+            self._clean[fixture_id] = read_audio(self._by_id[fixture_id].path)
+        return self._clean[fixture_id]
+
+    def _babble_for(self, fixture_id: str) -> list[Audio]:
+        # Other voices: the utterances listed just before this one (different words, often other
+        # voices), chosen by position so the choice never depends on what else is in the run.
+        ids = [f.id for f in self.fixtures]
+        index = ids.index(fixture_id)
+        others = [ids[(index + step) % len(ids)] for step in (3, 7, 11, 17, 23)]
+        return [self.clean(other) for other in others if other != fixture_id]
+
+    def audio(self, fixture_id: str, condition: Condition) -> Audio:
+        if condition is Condition.CLEAN:
+            return self.clean(fixture_id)
+        if self._cache_dir is not None:
+            cached = self._cache_dir / condition.value / f"{fixture_id}.npy"
+            if cached.exists():
+                return np.load(cached)
+        babble = self._babble_for(fixture_id) if condition is Condition.PARTY else None
+        out = degrade(self.clean(fixture_id), condition, fixture_id, babble)
+        if self._cache_dir is not None:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            np.save(cached, out)
+        return out
+
+
+def expected_json(fixture: Fixture, suspect_names: dict[str, str]) -> dict[str, object]:
+    """What `third-carol hear --json` must print for this fixture (the intent keys only)."""
+    return {
+        "kind": fixture.kind,
+        "suspect": suspect_names[fixture.suspect] if fixture.suspect else None,
+        "exhibits": list(fixture.exhibits),
+        "command": fixture.command,
+    }
+
+
+def dump(obj: object) -> str:
+    return json.dumps(obj, sort_keys=True)

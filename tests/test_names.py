@@ -1,0 +1,127 @@
+"""The NAMES matcher: corrects misheard names only where the card expects a name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from voice_host.names import NamesMatcher, name_similarity
+from voice_host.normalise import CorrectionKind
+
+
+@dataclass(frozen=True)
+class FakeSuspect:
+    key: str
+    name: str
+    aliases: tuple[str, ...]
+
+
+# The matcher only ever sees a case's suspects; these mirror a case like Hollin Fold.
+SUSPECTS = (
+    FakeSuspect("thwaite", "Abel Thwaite", ("Thwaite", "Abel", "butler")),
+    FakeSuspect("ruddock", "Martha Ruddock", ("Ruddock", "Martha", "housekeeper")),
+    FakeSuspect("joel", "Joel Blamire", ("Joel", "nephew", "heir")),
+    FakeSuspect("marsden", "Miss Phoebe Marsden", ("Phoebe", "Marsden", "companion")),
+    FakeSuspect("keld", "the Reverend Francis Keld", ("Keld", "Francis", "curate", "vicar", "reverend")),
+    FakeSuspect("ormerod", "Julius Ormerod", ("Ormerod", "Julius", "man of business", "lawyer")),
+)
+
+
+@pytest.fixture
+def matcher() -> NamesMatcher:
+    return NamesMatcher(SUSPECTS)
+
+
+@pytest.mark.parametrize(
+    ("heard", "expected"),
+    [
+        ("weight, where were you at 10?", "Thwaite, where were you at 10?"),
+        ("Wait, where were you?", "Thwaite, where were you?"),
+        ("Ask killed where he was at 10.", "Ask Keld where he was at 10."),
+        ("Confront ormeride with E7", "Confront Ormerod with E7"),
+        ("Ask Marston about the letter", "Ask Marsden about the letter"),
+        ("Ask able weight where he was", "Ask Abel Thwaite where he was"),
+        ("Reverend killed, did you see the waits?", "Reverend Keld, did you see the waits?"),
+        ("Ask Joe what he saw", "Ask Joel what he saw"),
+        ("We accuse weight: E3, E7", "We accuse Thwaite: E3, E7"),
+        ("answers weight", "answers Thwaite"),
+        ("To killed: where were you?", "To Keld: where were you?"),
+        ("Where were you at 10, weight?", "Where were you at 10, Thwaite?"),
+        ("Mrs ruddick, what did you hear?", "Mrs Ruddock, what did you hear?"),
+        ("Question for Marston: where were you?", "Question for Marsden: where were you?"),
+        ("Killed you were in the hall", "Keld you were in the hall"),
+        ("So, called, where were you?", "So, Keld, where were you?"),
+    ],
+)
+def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard: str, expected: str) -> None:
+    result = matcher.correct(heard)
+    assert result.text == expected
+    assert result.corrections
+    for correction in result.corrections:
+        assert correction.kind is CorrectionKind.NAME
+        assert 0.6 <= correction.score <= 1.0
+        assert correction.heard in heard and correction.corrected in expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "who killed her?",
+        "Who killed her, though?",
+        "Right, so what now?",
+        "I was able to follow that.",
+        "the waits came up the lane at 9",
+        "Somebody called the house before supper.",
+        "The table was laid for six.",
+        "Wait for it, the next round will tell us.",
+        "Ask him where he was",
+        "Ask the butler where he was",
+        "Ask everyone where they were",
+        "Thwaite, where were you?",
+    ],
+)
+def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) -> None:
+    result = matcher.correct(text)
+    assert result.text == text
+    assert result.corrections == ()
+
+
+def test_seat_names_are_never_corrected(matcher: NamesMatcher) -> None:
+    seated = matcher.with_protected(["Kelly"])
+    assert seated.correct("Ask Kelly what she thinks").text == "Ask Kelly what she thinks"
+    assert seated.correct("Kelly: killed, where were you?").text == "Kelly: Keld, where were you?"
+    # Without the seat, Kelly sits in a name slot and is close enough to Keld to be taken for it.
+    assert matcher.correct("Ask Kelly what she thinks").text == "Ask Keld what she thinks"
+
+
+def test_openers_are_not_names(matcher: NamesMatcher) -> None:
+    # "right" is a known mishearing of Ormerod, but it is the card's opener.
+    assert matcher.correct("Right, where were you?").text == "Right, where were you?"
+
+
+def test_a_surname_after_a_given_name_matches_only_that_suspect(matcher: NamesMatcher) -> None:
+    assert matcher.correct("Martha ruddick, where were you?").text == "Martha Ruddock, where were you?"
+    # "marston" after Julius is not Julius's surname; left alone (the message names Julius already).
+    assert matcher.correct("Julius said marston was there").text == "Julius said marston was there"
+
+
+def test_names_come_from_the_case_not_the_code() -> None:
+    other = NamesMatcher([FakeSuspect("pip", "Pip Larkin", ("Larkin", "Pip", "ferryman"))])
+    assert other.correct("Ask larkins where he was").text == "Ask Larkin where he was"
+    assert other.correct("weight, where were you?").text == "weight, where were you?"
+
+
+def test_suspects_named_by_any_alias_in_order(matcher: NamesMatcher) -> None:
+    assert matcher.suspects_named("Ask the man of business whether Abel saw the vicar") == (
+        "ormerod",
+        "thwaite",
+        "keld",
+    )
+    assert matcher.suspects_named("who killed her") == ()
+
+
+def test_similarity_hears_sound_as_well_as_spelling() -> None:
+    assert name_similarity("killed", "Keld") > name_similarity("told", "Keld")
+    assert name_similarity("ormeride", "Ormerod") > 0.9
+    assert name_similarity("the", "Thwaite") < 0.64

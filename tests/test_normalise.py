@@ -1,0 +1,144 @@
+"""The normaliser: numbers, exhibit citations, times, and the lenient exhibit and command repairs."""
+
+from __future__ import annotations
+
+import pytest
+
+from voice_host.normalise import CorrectionKind, normalise, read_exhibits_leniently, repair_command
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Confront Thwaite with E seven.", "Confront Thwaite with E7."),
+        ("Confront Thwaite with E-7.", "Confront Thwaite with E7."),
+        ("Confront Thwaite with ee 7", "Confront Thwaite with E7"),
+        ("Confront Thwaite with e7", "Confront Thwaite with E7"),
+        ("Confront Thwaite with E. 7", "Confront Thwaite with E7"),
+        ("Confront Thwaite with E-seven", "Confront Thwaite with E7"),
+        ("Confront Keld with exhibit seven.", "Confront Keld with E7."),
+        ("Confront Keld with exhibit number 12", "Confront Keld with E12"),
+        ("Confront Keld with exhibit one.", "Confront Keld with E1."),
+        ("Confront Keld with number seven.", "Confront Keld with E7."),
+        ("Read E one", "Read E1"),
+        ("read E sixteen", "read E16"),
+        ("Confront Abel with #7", "Confront Abel with E7"),
+        ("We accuse Abel: E three, E seven and E twelve", "We accuse Abel: E3, E7 and E12"),
+        ("We accuse Abel: exhibits three, seven and twelve.", "We accuse Abel: exhibits 3, 7 and 12."),
+    ],
+)
+def test_citations_become_e_numbers(raw: str, expected: str) -> None:
+    assert normalise(raw) == expected
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Where were you at ten o'clock?", "Where were you at 10 o'clock?"),
+        ("Where were you at half past nine?", "Where were you at half past 9?"),
+        ("What did you do at quarter to eleven?", "What did you do at quarter to 11?"),
+        ("Where were you at ten thirty five?", "Where were you at 10.35?"),
+        ("Where were you at 10:35?", "Where were you at 10.35?"),
+        ("Where were you at 10.35?", "Where were you at 10.35?"),
+    ],
+)
+def test_times_stay_times(raw: str, expected: str) -> None:
+    text = normalise(raw)
+    assert text == expected
+    assert "E" not in text.replace("Where", "").replace("What", "")
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "Number one suspect for me is still open.",
+        "one at a time",
+        "Who killed her?",
+        "No one saw her after that.",
+        "I need a cup of tea.",
+    ],
+)
+def test_ordinary_words_are_left_alone(raw: str) -> None:
+    assert normalise(raw) == raw
+
+
+def test_whisper_punctuation_and_quotes_are_tidied() -> None:
+    assert normalise('  "Thwaite\u2019s  statement..." ') == "Thwaite's statement"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Confront Thwaite with 3D7.", "Confront Thwaite with E7."),
+        ("Confront Thwaite with A7", "Confront Thwaite with E7"),
+        ("Confront Thwaite with P6", "Confront Thwaite with E6"),
+        ("Confront Thwaite with he 6", "Confront Thwaite with E6"),
+        ("Confront weight with the 16", "Confront weight with E16"),
+        ("read C3", "read E3"),
+        ("We accuse Abel: 3D7, P6 and C3", "We accuse Abel: E7, E6 and E3"),
+        ("exhibits A7 and he 6", "exhibits E7 and E6"),
+    ],
+)
+def test_lenient_exhibits_in_exhibit_slots(text: str, expected: str) -> None:
+    result = read_exhibits_leniently(text)
+    assert result.text == expected
+    assert result.corrections and all(c.kind is CorrectionKind.EXHIBIT for c in result.corrections)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "She read a 7 page letter",
+        "I came with a 7 year old",
+        "He said A7 was the house number",
+        "the 16 stairs",
+    ],
+)
+def test_lenient_exhibits_never_outside_slots(text: str) -> None:
+    result = read_exhibits_leniently(text)
+    assert result.text == text
+    assert result.corrections == ()
+
+
+def test_lenient_exhibits_ignore_numbers_past_sixteen() -> None:
+    assert read_exhibits_leniently("Confront Keld with A20").text == "Confront Keld with A20"
+
+
+@pytest.mark.parametrize(
+    ("heard", "command"),
+    [
+        ("nest", "next"),
+        ("Text.", "next"),
+        ("safe", "save"),
+        ("Past.", "pass"),
+        ("Lines.", "lies"),
+        ("statement", "statements"),
+        ("give it up", "give up"),
+        ("Reed E7", "read E7"),
+    ],
+)
+def test_commands_said_alone_are_repaired(heard: str, command: str) -> None:
+    result = repair_command(heard)
+    assert result.text == command
+    assert [c.kind for c in result.corrections] == [CorrectionKind.COMMAND]
+
+
+@pytest.mark.parametrize(
+    ("heard", "command"), [("Next.", "next"), ("OK, next.", "next"), ("Yeah.", "yes"), ("Nope", "no")]
+)
+def test_plain_commands_and_synonyms_need_no_repair(heard: str, command: str) -> None:
+    result = repair_command(heard)
+    assert result.text == command
+    assert result.corrections == ()
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["next to the kitchen", "The text of the letter", "Was the safe open?", "Thwaite, where were you?"],
+)
+def test_longer_messages_are_not_taken_for_commands(text: str) -> None:
+    assert repair_command(text).text == text
+
+
+def test_answers_is_repaired() -> None:
+    assert repair_command("answer's Thwaite").text == "answers Thwaite"
