@@ -212,9 +212,7 @@ def _schema(min_args: int, max_args: int, required: str = "", optional: str = ""
 
 
 PUBLIC_SCHEMAS = {
-    "case": _schema(
-        1, 1, "game rules version chapter title verify epilogue reveal-address", "titles victim others"
-    ),
+    "case": _schema(1, 1, "game rules version chapter title verify epilogue reveal-address", "titles victim others"),
     "suspect": _schema(1, 1, "name role aliases call", "redirect"),
     "opening": _schema(0, 0, "text"),
     "house": _schema(0, 0, "text"),
@@ -293,9 +291,7 @@ def parse_public(text: str, file: str = PUBLIC_FILE) -> PublicPart:
             if owner != suspect.key:
                 raise CaseFormatError(file, suspect.line, f"alias {alias!r} names both {owner} and {suspect.key}")
     passages = tuple(
-        RulePassage(record.args[0], record.listed("cues"), _text(record, "text"))
-        for record in records
-        if record.kind == "rule"
+        RulePassage(record.args[0], record.listed("cues"), _text(record, "text")) for record in records if record.kind == "rule"
     )
     return PublicPart(
         mystery=_key(head, head.args[0]),
@@ -386,7 +382,9 @@ def parse_reveal(text: str, file: str, suspects: tuple[Suspect, ...]) -> Reveal:
             )
         elif record.kind == "deflect":
             entries.append(
-                FileEntry(EntryKind.DEFLECT, suspect_of(record, record.args[0]), "DEFLECT", (), record.quoted("says"), record.line)
+                FileEntry(
+                    EntryKind.DEFLECT, suspect_of(record, record.args[0]), "DEFLECT", (), record.quoted("says"), record.line
+                )
             )
         elif record.kind == "lie":
             label = record.args[0]
@@ -403,7 +401,9 @@ def parse_reveal(text: str, file: str, suspects: tuple[Suspect, ...]) -> Reveal:
                 raise record.error(f"lie {label} needs exactly one of 'admit' or 'gives-way-to'")
             silence = record.optional_quoted("silence")
             if silence is not None and (admit is None or not admit.rstrip().endswith(silence.strip())):
-                raise record.error(f"lie {label}: 'silence' must be the last sentence of its 'admit'", record.fields["silence"].line)
+                raise record.error(
+                    f"lie {label}: 'silence' must be the last sentence of its 'admit'", record.fields["silence"].line
+                )
             after = record.get("after")
             entries.append(
                 FileEntry(
@@ -433,7 +433,9 @@ def parse_reveal(text: str, file: str, suspects: tuple[Suspect, ...]) -> Reveal:
             target = by_label[entry.gives_way_to]
             if target.suspect != entry.suspect or target.after != entry.label:
                 raise CaseFormatError(
-                    file, entry.line, f"lie {entry.label} gives way to {target.label}, which must be {entry.suspect}'s and 'after: {entry.label}'"
+                    file,
+                    entry.line,
+                    f"lie {entry.label} gives way to {target.label}, which must be {entry.suspect}'s and 'after: {entry.label}'",
                 )
     for suspect in suspects:
         deflects = [e for e in entries if e.suspect == suspect.key and e.kind is EntryKind.DEFLECT]

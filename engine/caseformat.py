@@ -166,11 +166,7 @@ def parse_records(
 def _check_record(record: Record, schemas: Mapping[str, RecordSchema]) -> None:
     schema = schemas[record.kind]
     if not schema.min_args <= len(record.args) <= schema.max_args:
-        want = (
-            str(schema.min_args)
-            if schema.min_args == schema.max_args
-            else f"{schema.min_args} to {schema.max_args}"
-        )
+        want = str(schema.min_args) if schema.min_args == schema.max_args else f"{schema.min_args} to {schema.max_args}"
         raise record.error(f"'{record.kind}' takes {want} argument(s), got {len(record.args)}")
     for name in sorted(schema.required):
         if name not in record.fields:

@@ -54,7 +54,8 @@ class Reply:
 
     @property
     def ledger(self) -> str:
-        return self.parts[-1].text
+        """The LEDGER line: last in every reply, except the final one where RESULT follows it."""
+        return next(part.text for part in reversed(self.parts) if part.kind is PartKind.LEDGER)
 
     @property
     def spoken_parts(self) -> tuple[ReplyPart, ...]:

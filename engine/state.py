@@ -33,10 +33,12 @@ class GameState:
     accusation: Accusation
     exhibits_read: tuple[int, ...]
     solo: bool  # "just me"
+    in_accusation: bool = False  # rd A: reached the accusation (stays so after the end)
+    over: bool = False  # RESULT has been printed
 
     @property
     def round_label(self) -> str:
-        return "A" if self.phase in (Phase.ACCUSATION, Phase.OVER) and self.round == 4 else str(self.round)
+        return "A" if self.in_accusation else str(self.round)
 
     @property
     def questions_left(self) -> int:

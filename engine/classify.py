@@ -1,0 +1,694 @@
+"""The card's MESSAGES rules, in order, first match wins: what a message is and what it asks for.
+
+`Classifier.classify` is pure: it reads the table's situation (`Situation`) and returns a `Decision`;
+the Game applies it. Typed and spoken input both come through here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum, auto
+
+from engine.case import EXHIBITS, Case, RulePassage
+from engine.exhibits import cited_exhibits, distinct
+from engine.messages import Command, Message, MessageKind
+from engine.names import NameIndex
+from engine.save import SaveBlock, looks_like_save, parse_save
+from engine.state import Accusation, Phase
+from engine.text import clean, drop_openers, has_phrase, strip_markdown, words
+
+
+class Action(Enum):
+    SEAT = auto()  # names given at rd 0
+    ASK_SEATS = auto()  # rd 0 and not names: ask again
+    RESUME = auto()  # a SAVE block as the first message
+    BAD_SAVE = auto()  # a SAVE block for another game or rules
+    SAVE_IGNORED = auto()  # a SAVE pasted mid-game
+    COMMAND = auto()
+    CONFIRM = auto()  # yes to a pending question (end round, give up)
+    DECLINE = auto()  # no to it
+    SEALED = auto()  # rule 8 request
+    NOTHING_SEARCHED = auto()
+    RULES = auto()
+    LATECOMER = auto()
+    TABLE_TALK = auto()
+    ONLY_SIX = auto()
+    REDIRECT = auto()
+    ONE_AT_A_TIME = auto()
+    WHAT_DO_YOU_ASK = auto()
+    ONE_EXHIBIT = auto()
+    WHICH_EXHIBIT = auto()
+    NOT_YET = auto()  # cited exhibit not read yet
+    NO_SUCH_EXHIBIT = auto()
+    CONFRONT = auto()
+    QUESTION = auto()
+    ACCUSE_TOO_EARLY = auto()
+    QUESTIONS_DONE = auto()
+    ACCUSE = auto()
+    WHICH_ONE = auto()
+    LOCK = auto()
+    NOT_LOCKED = auto()
+    NIGHT_OVER = auto()
+
+
+class Pending(Enum):
+    END_ROUND = "end round"
+    GIVE_UP = "give up"
+
+
+@dataclass(frozen=True)
+class Situation:
+    """What the classifier needs to know of the game."""
+
+    phase: Phase
+    round: int
+    seats: tuple[str, ...]
+    solo: bool
+    exhibits_read: frozenset[int]
+    accusation: Accusation
+    read_back: tuple[str, tuple[int, ...]] | None
+    pending: Pending | None
+    first_message: bool
+    awaiting_nickname: bool
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: Action
+    message: Message
+    suspect: str | None = None
+    exhibit: int | None = None
+    exhibits: tuple[int, ...] = ()
+    rest: str = ""  # a question's words once the address is taken off
+    passage: RulePassage | None = None
+    names: tuple[str, ...] = ()
+    save: SaveBlock | None = None
+    command_round: int | None = None  # `statements round 2`
+
+
+# --- fixed vocabularies of the card --------------------------------------------------------------
+
+QUESTION_WORDS = frozenset(
+    "who what where when why how did were was is do does have has had can could would will are which whose "
+    "tell describe explain".split()
+)
+_YES = re.compile(
+    r"^(?:yes|yeah|yep|yup|aye|sure|ok|okay|agreed|agree|we agree|correct|confirm(?:ed)?|lock it(?: in)?|"
+    r"do it|go ahead|go on|y)\b(?:[\s,.!]+(?:please|yes|lock it|we agree|agreed|do it))*[\s.!]*$",
+    re.IGNORECASE,
+)
+_AGREE = re.compile(
+    r"^(?:yes|yeah|yep|yup|aye|sure|ok|okay|agreed|agree|we agree|correct|confirm(?:ed)?|lock it|lock|"
+    r"that's right|that is right|do it|go ahead|y)\b",
+    re.IGNORECASE,
+)
+_NO = re.compile(r"^(?:no|nope|nah|not yet|cancel|wait|don't|do not|n)\b[\s.!]*(?:thanks|thank you)?[\s.!]*$", re.IGNORECASE)
+_GIVE_UP = re.compile(
+    r"^(?:(?:we|i)\s+)?(?:give up|surrender)(?: now)?$|^stop(?: the game| playing| now)?$|^end (?:the )?(?:game|night)(?: now)?$|"
+    r"^quit(?: the game)?$|^(?:please )?tell us the answer(?: now)?$|^(?:we want to |"
+    r"let us |let's |can we )?hear the answer(?: now)?$|"
+    r"^(?:just )?tell us who did it(?: now)?$|^end it(?: now)?$",
+    re.IGNORECASE,
+)
+_READ = re.compile(
+    r"^(?:re-?read|read(?: out)?|read (?:us|me))\s+(?:again\s+)?(?:(?:exhibit|number)\s+|e\s?-?\s?|#)?(\d{1,3})(?:\s+again)?$",
+    re.IGNORECASE,
+)
+_STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|in\s+)?(?:round\s+)?(\d{1,2}))?$", re.IGNORECASE)
+_ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
+_SIMPLE = {
+    "lies": Command.LIES,
+    "pass": Command.PASS,
+    "next": Command.NEXT,
+    "next round": Command.NEXT,
+    "save": Command.SAVE,
+    "save the game": Command.SAVE,
+    "save game": Command.SAVE,
+}
+
+_SEALED = re.compile(
+    r"\b(?:the (?:answer|solution|culprit)|who (?:did it|done it|is (?:the )?(?:killer|"
+    r"murderer|guilty|culprit)|killed (?:her|mrs)|"
+    r"murdered)|who'?s (?:the )?(?:killer|murderer|guilty|lying)|who is lying|who lied|which (?:of them )?(?:lied|is lying)|"
+    r"(?:the|their|his|her|any|all) lies|(?:a |any |some |another )?hints?|clues?|nudge|"
+    r"summar(?:y|ise|ize)|recap|sum (?:it |this )?up|"
+    r"time ?line|chronolog|check (?:our|my|this|a|the) theory|our theory|my theory|are we (?:right|close|correct|on the right)|"
+    r"am i (?:right|close|correct)|is (?:it|that) (?:right|correct)|were we right|(?:the|his|her|their|a|\w+'s) files?\b)",
+    re.IGNORECASE,
+)
+_SEARCH = re.compile(
+    r"^(?:(?:can|could|may) (?:i|we)\s+|let (?:me|us)\s+|let's\s+|(?:we|i) (?:want to|"
+    r"would like to|'d like to|wanna)\s+|please\s+)?"
+    r"(?:search|examine|inspect|look (?:at|in|into|under|around|through|for)|check|see|show (?:me|us)|go (?:to|into|up|down|in)|"
+    r"open|feel|smell|touch|fingerprint|test|dust|have a look|take a look|pat)\b",
+    re.IGNORECASE,
+)
+_SEARCH_ANYWHERE = re.compile(r"\b(?:search|examine|inspect)\b", re.IGNORECASE)
+_RULES_HINT = re.compile(r"\?|^(?:how|what|can|when|do|does|is|are|where|explain|rules?|remind)\b", re.IGNORECASE)
+_ACCUSE_FORM = re.compile(
+    r"^(?:(?:we|i)\s+(?:accuse|think it was|think it's|say it was|believe it was|name)|accus(?:e|ation)\b|verdict\b|"
+    r"final answer\b|the (?:killer|murderer|culprit) (?:is|was)\b|it was\b|it's\b)",
+    re.IGNORECASE,
+)
+_DID_IT = re.compile(r"\b(?:did it|is the (?:killer|murderer|culprit)|killed her|murdered her|struck her)\b", re.IGNORECASE)
+_DESCRIBED = re.compile(r"\b(?:says|shows|proves|places|puts|put)\s+(?:that\s+)?you\b", re.IGNORECASE)
+_EVERYONE = re.compile(
+    r"(?:everyone|everybody|all of you|you all|all six|the six|both of you|both|each of you|anyone|anybody|all)\b", re.IGNORECASE
+)
+_GROUP_JOIN = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*", re.IGNORECASE)
+_ADDRESS_OPEN = re.compile(r"^(?:ask|question for|questions for|to|@|confront)(?=\W|$)\s*", re.IGNORECASE)
+_SOLO = re.compile(r"^(?:just|only)?\s*(?:me|myself|one|1|solo)(?: alone| here| playing)?$", re.IGNORECASE)
+_LATE = re.compile(
+    r"^(?:add|seat)\s+(?P<a>[^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*)?)$|"
+    r"^(?P<b>[^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*)?)\s+(?:joins|is joining|has joined|"
+    r"wants to (?:join|play)|is here|has arrived)"
+    r"(?: us| the (?:game|table))?$",
+    re.IGNORECASE,
+)
+_CLOSING = re.compile(r"[\s,.;:-]*(?:are we right|is that it|is that right|right)\s*\?\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The people a message's opening names: suspects, everyone, a redirect word, someone else, a seat."""
+
+    suspects: tuple[str, ...] = ()
+    everyone: bool = False
+    redirect: str | None = None
+    other: bool = False
+    seat: bool = False
+
+
+@dataclass(frozen=True)
+class Address(Targets):
+    """Who a message is put to, by the card's rule 4 forms."""
+
+    rest: str = ""
+    confront: bool = False  # started "Confront ..."
+    ask_form: bool = False  # started "Ask ..."/"Question for ..."/"To ..."
+
+
+class Classifier:
+    def __init__(self, case: Case) -> None:
+        self.case = case
+        self.names = NameIndex(case.public)
+
+    # -- entry point --------------------------------------------------------------------------
+
+    def classify(self, raw: str, situation: Situation) -> Decision:
+        text = clean(raw)
+        if looks_like_save(raw):
+            return self._save(raw, situation)
+        if situation.phase is Phase.OVER:
+            return self._over(text)
+        stripped = self.prestrip(text, situation.seats)
+        if situation.phase is Phase.SEATING:
+            return self._seating(stripped, situation)
+        if situation.pending is not None:
+            if _YES.match(stripped) or (situation.pending is Pending.END_ROUND and stripped.lower().rstrip(".!") == "next"):
+                return Decision(Action.CONFIRM, self._msg(MessageKind.COMMAND, stripped, command=Command.YES, costly=True))
+            if _NO.match(stripped):
+                return Decision(Action.DECLINE, self._msg(MessageKind.COMMAND, stripped, command=Command.NO))
+        if situation.accusation is Accusation.READ and situation.read_back is not None:
+            return self._after_read_back(stripped, situation)
+        return self._rules(stripped, situation)
+
+    @staticmethod
+    def prestrip(text: str, seats: tuple[str, ...]) -> str:
+        """Drop markdown, a leading seat name with ':' or 'asks', and openers (ok, so, right, well...)."""
+        text = strip_markdown(text)
+        for seat in sorted(seats, key=len, reverse=True):
+            if seat == "you":
+                continue
+            match = re.match(rf"^{re.escape(seat)}\s*(?::|\basks\b)\s*", text, re.IGNORECASE)
+            if match:
+                asks = "asks" in match.group().lower()
+                text = text[match.end() :]
+                if asks and not re.match(r"(?:ask|confront|to|question for)\b", text, re.IGNORECASE):
+                    text = f"Ask {text}"
+                break
+        return drop_openers(text).strip()
+
+    # -- the card's MESSAGES rules ------------------------------------------------------------
+
+    def _rules(self, text: str, s: Situation) -> Decision:
+        bare = text.rstrip(" .!").strip()
+        if not bare:
+            return Decision(Action.TABLE_TALK, self._msg(MessageKind.TABLE_TALK, text))
+        command = self._command(bare, s)  # rule 1
+        if command is not None:
+            return command
+        late = _LATE.match(bare)
+        if late and s.phase is Phase.ROUNDS:
+            name = (late.group("a") or late.group("b")).strip()
+            if (
+                not self.names.mentions(name)
+                and not self.names.redirects(name)
+                and name.lower() not in ("he", "she", "who", "it")
+            ):
+                return Decision(Action.LATECOMER, self._msg(MessageKind.OTHER, text), names=(name,))
+        address = self.address(text, s.seats)
+        request = self._host_request(text, address)  # rule 2
+        if request is not None:
+            return request
+        if address is not None and address.seat and not address.suspects:  # rule 3
+            return Decision(Action.TABLE_TALK, self._msg(MessageKind.TABLE_TALK, text))
+        if address is not None and address.other and not address.suspects:
+            return Decision(Action.ONLY_SIX, self._msg(MessageKind.OTHER, text))
+        if s.phase is Phase.ACCUSATION:
+            accusation = self._accusation(text)
+            if accusation is not None:
+                return accusation
+        if address is not None:
+            put = self._put_to(text, address, s)  # rules 4-6
+            if put is not None:
+                return put
+        if s.phase is Phase.ROUNDS and self._is_accusation_form(text):  # rule 7
+            named = self.names.suspects_named(text)
+            return Decision(
+                Action.ACCUSE_TOO_EARLY,
+                self._msg(
+                    MessageKind.ACCUSATION,
+                    text,
+                    suspect=named[0] if len(named) == 1 else None,
+                    exhibits=tuple(distinct(cited_exhibits(text))),
+                ),
+            )
+        return Decision(Action.TABLE_TALK, self._msg(MessageKind.TABLE_TALK, text))  # rule 8
+
+    def _command(self, bare: str, s: Situation) -> Decision | None:
+        lowered = bare.lower()
+        if _GIVE_UP.match(bare):
+            return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.GIVE_UP))
+        simple = _SIMPLE.get(lowered)
+        if simple is not None:
+            if simple is Command.PASS and s.solo:
+                return None  # "just me": pass is dropped
+            costly = simple is Command.NEXT and s.phase is Phase.ROUNDS
+            return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=simple, costly=costly))
+        read = _READ.match(bare)
+        if read:
+            number = int(read.group(1))
+            return self._exhibit_check(
+                Decision(
+                    Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.READ, exhibits=(number,)), exhibit=number
+                ),
+                number,
+                s,
+            )
+        statements = _STATEMENTS.match(bare)
+        if statements:
+            round_number = int(statements.group(1)) if statements.group(1) else None
+            return Decision(
+                Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.STATEMENTS), command_round=round_number
+            )
+        answers = _ANSWERS.match(bare)
+        if answers:
+            who = answers.group(1)
+            named = self.names.suspects_named(who)
+            redirects = self.names.redirects(who)
+            suspect = named[0] if len(named) == 1 else (redirects[0][1] if redirects and not named else None)
+            message = self._msg(MessageKind.COMMAND, bare, command=Command.ANSWERS, suspect=suspect)
+            if not named and redirects:
+                return Decision(Action.REDIRECT, message, suspect=redirects[0][1])
+            return Decision(Action.COMMAND, message, suspect=suspect)
+        if _YES.match(bare):
+            return Decision(Action.TABLE_TALK, self._msg(MessageKind.COMMAND, bare, command=Command.YES))
+        if _NO.match(bare):
+            return Decision(Action.TABLE_TALK, self._msg(MessageKind.COMMAND, bare, command=Command.NO))
+        return None
+
+    def _exhibit_check(self, decision: Decision, number: int, s: Situation) -> Decision:
+        if not 1 <= number <= EXHIBITS:
+            return Decision(Action.NO_SUCH_EXHIBIT, decision.message, exhibit=number)
+        if number not in s.exhibits_read:
+            return Decision(Action.NOT_YET, decision.message, exhibit=number)
+        return decision
+
+    def _host_request(self, text: str, address: Address | None) -> Decision | None:
+        if address is None or not (address.suspects or address.redirect or address.everyone):
+            if _SEALED.search(text):
+                return Decision(Action.SEALED, self._msg(MessageKind.OTHER, text))
+            if _SEARCH.match(text) or _SEARCH_ANYWHERE.search(text):
+                return Decision(Action.NOTHING_SEARCHED, self._msg(MessageKind.OTHER, text))
+            passage = self._rules_passage(text)
+            if passage is not None:
+                return Decision(Action.RULES, self._msg(MessageKind.OTHER, text), passage=passage)
+            return None
+        if _SEARCH.match(address.rest) or _SEARCH_ANYWHERE.search(address.rest):
+            return Decision(Action.NOTHING_SEARCHED, self._msg(MessageKind.OTHER, text))
+        return None
+
+    def _rules_passage(self, text: str) -> RulePassage | None:
+        if not _RULES_HINT.search(text):
+            return None
+        tokens = words(text)
+        best: tuple[int, RulePassage] | None = None
+        from engine.text import find_phrase
+
+        for passage in self.case.public.rules_passages:
+            for cue in passage.cues:
+                at = find_phrase(tokens, words(cue))
+                if at is not None and (best is None or at < best[0]):
+                    best = (at, passage)
+        if best is None and re.search(r"\b(?:rules|how (?:do|does) (?:we|this|it|one) (?:play|work))\b", text, re.IGNORECASE):
+            passages = self.case.public.rules_passages
+            return passages[0] if passages else None
+        return best[1] if best else None
+
+    def _put_to(self, text: str, address: Address, s: Situation) -> Decision | None:
+        if len(address.suspects) > 1 or address.everyone:
+            return Decision(Action.ONE_AT_A_TIME, self._msg(MessageKind.OTHER, text))
+        if address.redirect is not None and not address.suspects:
+            return Decision(Action.REDIRECT, self._msg(MessageKind.OTHER, text), suspect=address.redirect)
+        if not address.suspects:
+            return None
+        suspect = address.suspects[0]
+        rest = address.rest.strip(" ,.:;!-–—")
+        numbers = distinct(cited_exhibits(text))
+        if not rest and not numbers:
+            if address.confront:
+                return Decision(Action.WHICH_EXHIBIT, self._msg(MessageKind.OTHER, text, suspect=suspect), suspect=suspect)
+            return Decision(Action.WHAT_DO_YOU_ASK, self._msg(MessageKind.OTHER, text, suspect=suspect), suspect=suspect)
+        if s.phase is Phase.ACCUSATION:
+            kind = MessageKind.CONFRONTATION if numbers else MessageKind.QUESTION
+            return Decision(Action.QUESTIONS_DONE, self._msg(kind, text, suspect=suspect, exhibits=tuple(numbers)))
+        if len(numbers) > 1:
+            return Decision(
+                Action.ONE_EXHIBIT, self._msg(MessageKind.CONFRONTATION, text, suspect=suspect, exhibits=tuple(numbers))
+            )
+        if numbers:
+            number = numbers[0]
+            decision = Decision(
+                Action.CONFRONT,
+                self._msg(MessageKind.CONFRONTATION, text, suspect=suspect, exhibits=(number,), costly=True),
+                suspect=suspect,
+                exhibit=number,
+                rest=self._confront_rest(rest),
+            )
+            return self._exhibit_check(decision, number, s)
+        if address.confront or _DESCRIBED.search(rest):
+            return Decision(Action.WHICH_EXHIBIT, self._msg(MessageKind.OTHER, text, suspect=suspect), suspect=suspect)
+        if (
+            address.ask_form
+            or "?" in text
+            or re.search(r"\b(?:you|your|yours|yourself)\b", rest, re.IGNORECASE)
+            or (words(rest)[:1] and words(rest)[0] in QUESTION_WORDS)
+        ):
+            return Decision(
+                Action.QUESTION,
+                self._msg(MessageKind.QUESTION, text, suspect=suspect, costly=True),
+                suspect=suspect,
+                rest=self._second_person(rest) if address.ask_form else rest,
+            )
+        return None
+
+    @staticmethod
+    def _confront_rest(rest: str) -> str:
+        """What a confrontation asks besides the exhibit: "with E7, where were you?" -> "where were you?"."""
+        rest = re.sub(r"^\s*(?:with|about|over|on)\b\s*", "", rest, flags=re.IGNORECASE)
+        rest = re.sub(r"(?:\bE\s?-?\d{1,3}|\bexhibit\s+#?\d{1,3}|#\d{1,3})\b", " ", rest, flags=re.IGNORECASE)
+        return rest.strip(" ,.:;!-–—")
+
+    @staticmethod
+    def _second_person(rest: str) -> str:
+        """ "Ask Thwaite where he was" -> "where were you": the suspect hears the question put to them."""
+        swapped = re.sub(r"\b(?:he|she)\b", "you", rest, flags=re.IGNORECASE)
+        swapped = re.sub(r"\b(?:his)\b", "your", swapped, flags=re.IGNORECASE)
+        swapped = re.sub(r"\b(?:him|himself|herself)\b", "you", swapped, flags=re.IGNORECASE)
+        swapped = re.sub(r"\b(where|what|when|why|how|who)\s+you\s+(?:was|were)\b", r"\1 were you", swapped, flags=re.IGNORECASE)
+        swapped = re.sub(r"\b(where|what|when|why|how|who)\s+you\s+(?:is|are)\b", r"\1 are you", swapped, flags=re.IGNORECASE)
+        swapped = re.sub(r"\byou was\b", "you were", swapped, flags=re.IGNORECASE)
+        return re.sub(r"\byou is\b", "you are", swapped, flags=re.IGNORECASE)
+
+    def _is_accusation_form(self, text: str) -> bool:
+        if not self.names.mentions(text) and not self.names.redirects(text):
+            return False
+        if _ACCUSE_FORM.match(text):
+            return True
+        first = self.names.mentions(text)
+        return bool(first) and first[0].start == 0 and bool(_DID_IT.search(text))
+
+    # -- addresses ------------------------------------------------------------------------------
+
+    def address(self, text: str, seats: tuple[str, ...]) -> Address | None:
+        """Rule 4's forms: "Ask NAME", "To NAME", "@NAME", "Confront NAME", "NAME," / "NAME:" / "NAME -",
+        "NAME you...", or ending "NAME?" while saying you or your."""
+        opener = _ADDRESS_OPEN.match(text)
+        if opener:
+            group = self._target_group(text, opener.end(), seats)
+            if group is not None:
+                found, end = group
+                head = opener.group().strip().lower()
+                return Address(
+                    **found.__dict__,
+                    rest=text[end:],
+                    confront=head.startswith("confront"),
+                    ask_form=not head.startswith("confront") and head != "@",
+                )
+        group = self._target_group(text, 0, seats)
+        if group is not None:
+            found, end = group
+            after = text[end:]
+            delimiter = re.match(r"\s*(?:[,:]|[-–—](?!\d)|(?=\byou\b)|(?=\byour\b))", after, re.IGNORECASE)
+            if delimiter and (delimiter.group().strip() or re.match(r"\s+you", after, re.IGNORECASE)):
+                return Address(**found.__dict__, rest=after[delimiter.end() :])
+            if not after.strip(" ?!."):
+                return Address(**found.__dict__, rest="")
+        tail = re.search(r"[,\s]*([^,]*?)\s*\?+\s*$", text)
+        if tail and re.search(r"\b(?:you|your)\b", text, re.IGNORECASE):
+            start = tail.start(1)
+            # walk back to the start of the last name group before the "?"
+            for candidate in self._group_starts(text, start):
+                group = self._target_group(text, candidate, seats)
+                if group is not None and not text[group[1] :].strip(" ?!."):
+                    found, _ = group
+                    return Address(**found.__dict__, rest=text[:candidate].rstrip(" ,"))
+        return None
+
+    def _group_starts(self, text: str, limit: int) -> list[int]:
+        starts = [m.start for m in self.names.mentions(text) if m.start >= limit - 1]
+        starts += [pos for pos, _ in self.names.redirects(text) if pos >= limit - 1]
+        starts += [m.start() for m in re.finditer(r"\b\w", text) if m.start() >= limit]
+        return sorted(set(starts))
+
+    def _target_group(self, text: str, pos: int, seats: tuple[str, ...]) -> tuple[Targets, int] | None:
+        suspects: list[str] = []
+        everyone = seat = other = False
+        redirect: str | None = None
+        end = pos
+        while True:
+            target = self._target_at(text, end, seats)
+            if target is None:
+                break
+            kind, key, stop = target
+            if kind == "suspect" and key not in suspects:
+                suspects.append(key)
+            elif kind == "everyone":
+                everyone = True
+            elif kind == "seat":
+                seat = True
+            elif kind == "other":
+                other = True
+            elif kind == "redirect":
+                redirect = key
+            end = stop
+            join = _GROUP_JOIN.match(text, end)
+            if join is None or self._target_at(text, join.end(), seats) is None:
+                break
+            end = join.end()
+        if end == pos:
+            return None
+        return Targets(tuple(suspects), everyone, redirect, other, seat), end
+
+    def _target_at(self, text: str, pos: int, seats: tuple[str, ...]) -> tuple[str, str, int] | None:
+        title = re.compile(self.names.title_pattern, re.IGNORECASE).match(text, pos)
+        start = title.end() if title else pos
+        if self.names.names_other(text, pos):
+            match = re.compile(r"\S+(?:\s+\S+)?").match(text, pos)
+            victim = [span for span in self.names.victim_spans(text) if span[0] == pos]
+            stop = victim[0][1] if victim else (match.end() if match else pos + 1)
+            return "other", "", stop
+        for mention in self.names.mentions(text):
+            if mention.start in (pos, start):
+                return "suspect", mention.suspect, mention.end
+        redirect = self.names.redirect_at(text, start)
+        if redirect is not None:
+            word = re.compile(r"\w+").match(text, start)
+            return "redirect", redirect, word.end() if word else start
+        everyone = _EVERYONE.match(text, pos)
+        if everyone:
+            return "everyone", "", everyone.end()
+        for name in sorted(seats, key=len, reverse=True):
+            if name != "you" and re.compile(rf"{re.escape(name)}\b", re.IGNORECASE).match(text, pos):
+                return "seat", name, pos + len(name)
+        if self.names.names_other(text, start):
+            return "other", "", start + 1
+        return None
+
+    # -- the accusation --------------------------------------------------------------------------
+
+    def _accusation(self, text: str) -> Decision | None:
+        """THE ACCUSATION: not a command, no "?" once a closing "are we right?" is dropped, names one of the six."""
+        body = _CLOSING.sub("", text)
+        if "?" in body:
+            return None
+        if not self.names.mentions(body) and not self.names.redirects(body):
+            return None
+        return self.parse_accusation(body)
+
+    def parse_accusation(self, text: str) -> Decision:
+        # 1) strip markdown, quotes, labels and filler
+        body = strip_markdown(text)
+        body = re.sub(r"[\"“”«»]", "", body)
+        body = re.sub(r"^\s*(?:accusation|verdict|final answer|answer)\s*:\s*", "", body, flags=re.IGNORECASE)
+        body = re.sub(
+            r"\b(?:we think|i think|we accuse|i accuse|we believe|i believe|it was|it's|it is|"
+            r"the (?:killer|murderer|culprit) (?:is|was))\b",
+            " ",
+            body,
+            flags=re.IGNORECASE,
+        )
+        body = re.sub(r"\s+", " ", body).strip()
+        mentions = self.names.mentions(body)
+        redirects = self.names.redirects(body)
+        # 2) set aside a name right after not, never, rather than, instead of, isn't or wasn't
+        negation = re.compile(
+            r"(?:\bnot|\bnever|\brather than|\binstead of|\bisn't|\bwasn't|\bis not|\bwas not)\s+(?:"
+            + self.names.title_pattern
+            + r")?$",
+            re.IGNORECASE,
+        )
+        kept = [m for m in mentions if not negation.search(body[: m.start])]
+        kept_redirects = [(pos, key) for pos, key in redirects if not negation.search(body[:pos])]
+        # 3) cut at the first because, since, as, for, given, a dash, ;, a colon after a name, "(",
+        #    proof, evidence, exhibits, or a full stop that ends a sentence
+        cut = len(body)
+        stop = re.search(
+            r"\b(?:because|since|as|for|given|proof|evidence|exhibits?)\b|—|\s-\s|;|\(|"
+            r"(?<!\bMr)(?<!\bMrs)(?<!\bMiss)(?<!\bMs)(?<!\bDr)(?<!\bSt)(?<!\bRev)\.(?=\s|$)",
+            body,
+            re.IGNORECASE,
+        )
+        if stop:
+            cut = stop.start()
+        for mention in mentions:
+            colon = re.match(r"\s*:", body[mention.end :])
+            if colon and mention.end < cut:
+                cut = mention.end
+                break
+        before = distinct([m.suspect for m in kept if m.start < cut])
+        exhibits = tuple(n for n in distinct(cited_exhibits(text)) if 1 <= n <= EXHIBITS)[:6]
+        if len(before) == 1:
+            accused: str | None = before[0]
+        elif not before:
+            anywhere = distinct([m.suspect for m in kept])
+            accused = anywhere[0] if len(anywhere) == 1 else None
+            if accused is None and not anywhere and kept_redirects:
+                key = kept_redirects[0][1]
+                return Decision(Action.REDIRECT, self._msg(MessageKind.ACCUSATION, text, suspect=key), suspect=key)
+        else:
+            accused = None
+        if accused is None:
+            return Decision(Action.WHICH_ONE, self._msg(MessageKind.ACCUSATION, text, exhibits=exhibits))
+        if any(pos < cut for pos, _ in kept_redirects) and not any(m.start < cut for m in kept):
+            return Decision(Action.REDIRECT, self._msg(MessageKind.ACCUSATION, text, suspect=accused), suspect=accused)
+        return Decision(
+            Action.ACCUSE,
+            self._msg(MessageKind.ACCUSATION, text, suspect=accused, exhibits=exhibits),
+            suspect=accused,
+            exhibits=exhibits,
+        )
+
+    def _after_read_back(self, text: str, s: Situation) -> Decision:
+        assert s.read_back is not None
+        accused, counted = s.read_back
+        others = [key for key in self.names.suspects_named(text) if key != accused]
+        new_numbers = [n for n in cited_exhibits(text) if n not in counted]
+        if _AGREE.match(text) and not _NO.match(text) and not others and not new_numbers and "?" not in text:
+            return Decision(
+                Action.LOCK,
+                self._msg(MessageKind.COMMAND, text, command=Command.YES, suspect=accused, exhibits=counted, costly=True),
+                suspect=accused,
+                exhibits=counted,
+            )
+        accusation = self._accusation(text)
+        if accusation is not None:
+            return accusation
+        return Decision(Action.NOT_LOCKED, self._msg(MessageKind.OTHER, text))
+
+    # -- seating, saves and the end -----------------------------------------------------------
+
+    def _seating(self, text: str, s: Situation) -> Decision:
+        bare = text.rstrip(" .!").strip()
+        if _GIVE_UP.match(bare):
+            return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.GIVE_UP))
+        if s.pending is Pending.GIVE_UP and _YES.match(bare):
+            return Decision(Action.CONFIRM, self._msg(MessageKind.COMMAND, bare, command=Command.YES, costly=True))
+        if _SOLO.match(bare) and not s.awaiting_nickname:
+            return Decision(Action.SEAT, self._msg(MessageKind.OTHER, text), names=("you",))
+        names = self.seat_names(bare)
+        if names is None:
+            return Decision(Action.ASK_SEATS, self._msg(MessageKind.OTHER, text))
+        return Decision(Action.SEAT, self._msg(MessageKind.OTHER, text), names=tuple(names))
+
+    @staticmethod
+    def seat_names(text: str) -> list[str] | None:
+        text = re.sub(
+            r"^(?:(?:hi|hello|hey)[,!.]?\s+)?(?:we(?:'re| are)|it's|this is|players?:|names?:|i'm|i am|seats?:|the table is)\s*",
+            "",
+            text.strip(),
+            flags=re.IGNORECASE,
+        )
+        parts = [p.strip(" .!'\"") for p in re.split(r"\s*(?:,|;|&|\+|/|\band\b)\s*", text, flags=re.IGNORECASE)]
+        names = [p for p in parts if p]
+        if not names:
+            return None
+        for name in names:
+            if len(name) > 24 or not re.fullmatch(r"[^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*){0,2}", name):
+                return None
+            if name.lower() in ("me", "you", "i", "us", "we"):
+                return None
+            if words(name) and words(name)[0] in QUESTION_WORDS:
+                return None
+        return names
+
+    def _save(self, raw: str, s: Situation) -> Decision:
+        if not s.first_message:
+            return Decision(Action.SAVE_IGNORED, self._msg(MessageKind.OTHER, "save block"))
+        block = parse_save(raw)
+        if block is None:
+            return Decision(Action.SAVE_IGNORED, self._msg(MessageKind.OTHER, "save block"))
+        public = self.case.public
+        if block.game != public.game or block.rules != public.rules:
+            return Decision(Action.BAD_SAVE, self._msg(MessageKind.OTHER, "save block"), save=block)
+        return Decision(Action.RESUME, self._msg(MessageKind.OTHER, "save block"), save=block)
+
+    def _over(self, text: str) -> Decision:
+        stripped = self.prestrip(text, ())
+        address = self.address(stripped, ())
+        if address is not None and len(address.suspects) == 1:
+            return Decision(
+                Action.NIGHT_OVER,
+                self._msg(MessageKind.QUESTION, stripped, suspect=address.suspects[0]),
+                suspect=address.suspects[0],
+                rest=address.rest,
+            )
+        return Decision(Action.NIGHT_OVER, self._msg(MessageKind.OTHER, stripped))
+
+    @staticmethod
+    def _msg(
+        kind: MessageKind,
+        text: str,
+        *,
+        suspect: str | None = None,
+        exhibits: tuple[int, ...] = (),
+        command: Command | None = None,
+        costly: bool = False,
+    ) -> Message:
+        return Message(kind=kind, text=text, suspect=suspect, exhibits=exhibits, command=command, costly=costly)
+
+
+def mentions_phrase(text: str, phrases: tuple[str, ...]) -> bool:
+    return has_phrase(text, phrases)

@@ -1,0 +1,48 @@
+"""Exhibit citations exactly as the card's NAMES section defines them.
+
+"E7", "exhibit 7", "#7", or numbers listed after "exhibits"; "E10–13" means E10 and E13. Clock times
+and other numbers are never exhibits, and no word cites one.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_DASH = r"\s*[-–—]\s*"
+_RANGE = re.compile(r"\bE\s?(\d{1,3})" + _DASH + r"E?\s?(\d{1,3})\b(?![.:]\d)", re.IGNORECASE)
+_SINGLE = re.compile(r"(?:\bE-?\s?|\bexhibit\s+(?:no\.?\s*|number\s+)?#?|#\s?)(\d{1,3})\b(?![.:]\d)", re.IGNORECASE)
+_LIST = re.compile(r"\bexhibits\s*:?\s*((?:(?:E\s?|#)?\d{1,3}\b(?![.:]\d)(?:\s*(?:,|and|&|or|[-–—])\s*)?)+)", re.IGNORECASE)
+_NUMBER = re.compile(r"\d{1,3}")
+
+
+def cited_exhibits(text: str) -> list[int]:
+    """Every exhibit number cited, in order of appearance (repeats kept; callers dedupe)."""
+    found: list[tuple[int, int]] = []
+    taken: list[tuple[int, int]] = []
+    for match in _RANGE.finditer(text):
+        found.append((match.start(1), int(match.group(1))))
+        found.append((match.start(2), int(match.group(2))))
+        taken.append(match.span())
+    for match in _LIST.finditer(text):
+        if any(start <= match.start(1) < end for start, end in taken):
+            continue
+        for number in _NUMBER.finditer(match.group(1)):
+            found.append((match.start(1) + number.start(), int(number.group())))
+        taken.append(match.span())
+    for match in _SINGLE.finditer(text):
+        if any(start <= match.start() < end for start, end in taken):
+            continue
+        found.append((match.start(1), int(match.group(1))))
+    return [number for _, number in sorted(found)]
+
+
+def distinct(items: list[T]) -> list[T]:
+    """The items in order, each once."""
+    seen: list[T] = []
+    for item in items:
+        if item not in seen:
+            seen.append(item)
+    return seen

@@ -1,0 +1,68 @@
+"""Small text helpers shared by the classifier: cleaning, the card's pre-strip, word matching."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+MAX_MESSAGE = 4000  # longer messages are cut: nobody says more than this in one breath
+
+_MARKDOWN = re.compile(r"(\*\*|__|\*|`+|~~)")
+_LINE_MARKS = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-+*]\s+(?=\S))")
+_OPENERS = ("ok", "okay", "so", "right", "well", "now", "then", "alright", "all right", "and", "um", "er", "hmm")
+_OPENER = re.compile(r"^(?:" + "|".join(re.escape(word) for word in _OPENERS) + r")\b[\s,.!:;-]*", re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
+
+
+def clean(text: str) -> str:
+    """Drop control and invisible format characters (RTL marks, zero-width joiners), fold spaces."""
+    kept = []
+    for char in text[:MAX_MESSAGE]:
+        category = unicodedata.category(char)
+        if char in "\n\t":
+            kept.append(" ")
+        elif category in ("Cc", "Cf", "Cs", "Co", "Cn"):
+            continue
+        else:
+            kept.append(char)
+    return re.sub(r"\s+", " ", "".join(kept)).strip()
+
+
+def strip_markdown(text: str) -> str:
+    text = _LINE_MARKS.sub("", text)
+    return _MARKDOWN.sub("", text).strip()
+
+
+def drop_openers(text: str) -> str:
+    """The card's openers (ok, so, right, well, now, then) at the start, as many as there are."""
+    while True:
+        stripped = _OPENER.sub("", text, count=1).strip()
+        if stripped == text or not stripped:
+            return text
+        text = stripped
+
+
+def words(text: str) -> list[str]:
+    """Lowercase words with apostrophes kept inside them ("o'clock", "ruddock's")."""
+    folded = text.lower().replace("’", "'").replace("‘", "'")
+    return _WORD.findall(folded)
+
+
+def find_phrase(haystack: list[str], phrase: list[str]) -> int | None:
+    """Index of the first whole-word occurrence of `phrase` in `haystack`.
+
+    The phrase's last word may carry a plural or possessive ending ("carols", "Keld's"), as people say them.
+    """
+    if not phrase or len(phrase) > len(haystack):
+        return None
+    last = phrase[-1]
+    endings = (last, last + "s", last + "es", last + "'s")
+    for start in range(len(haystack) - len(phrase) + 1):
+        if haystack[start : start + len(phrase) - 1] == phrase[:-1] and haystack[start + len(phrase) - 1] in endings:
+            return start
+    return None
+
+
+def has_phrase(text: str, phrases: tuple[str, ...]) -> bool:
+    tokens = words(text)
+    return any(find_phrase(tokens, words(phrase)) is not None for phrase in phrases)
