@@ -52,10 +52,11 @@ _E = r"(?:e{1,3}\.?)"
 # Words that introduce a clock time: a number right after these is a time, never an exhibit.
 _TIME_LEAD = r"(?:at|about|around|by|till|until|before|after|past|gone|near|nearly|from|since|to)"
 
+# "number seven" cites an exhibit only at the end of a phrase ("with number seven.", "number 7 and
+# 9"), never as an adjective ("number one suspect").
+_CITATION_END = r"(?=\s*(?:$|[,.;:!?)]|and\b|or\b|please\b|then\b))"
 _SPACES = re.compile(r"\s+")
-_QUOTES = str.maketrans(
-    {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}
-)
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"})
 
 
 def _cleanup(text: str) -> str:
@@ -72,9 +73,8 @@ def _spelled_citations(text: str) -> str:
     def repl(match: re.Match[str]) -> str:
         return f"{match.group(1)} {_NUMBER_WORDS[match.group(2).lower()]}"
 
-    return re.sub(
-        rf"\b({_E}|exhibit|exhibits|number|no\.)[\s-]*({_NUMBER_WORD_RE})\b", repl, text, flags=re.IGNORECASE
-    )
+    text = re.sub(rf"\b({_E}|exhibit|exhibits)[\s-]*({_NUMBER_WORD_RE})\b", repl, text, flags=re.IGNORECASE)
+    return re.sub(rf"\b(number|no\.)\s+({_NUMBER_WORD_RE})\b{_CITATION_END}", repl, text, flags=re.IGNORECASE)
 
 
 def _times(text: str) -> str:
@@ -90,12 +90,10 @@ def _times(text: str) -> str:
 
 def _citations(text: str) -> str:
     """'E 7', 'E-7', 'e7', 'ee 7', 'exhibit 7', 'exhibit number 7', 'number 7', '#7' -> 'E7'."""
-    text = re.sub(
-        r"\bexhibit\s+(?:number\s+|no\.\s*|#\s*)?(?:e\s*-?\s*)?(\d{1,2})\b", r"E\1", text, flags=re.I
-    )
+    text = re.sub(r"\bexhibit\s+(?:number\s+|no\.\s*|#\s*)?(?:e\s*-?\s*)?(\d{1,2})\b", r"E\1", text, flags=re.I)
     text = re.sub(rf"(?<![\w.]){_E}\s*[-#]?\s*(\d{{1,2}})(?![\d.:]\d)\b", r"E\1", text, flags=re.I)
     # "number 7": a citation unless it is a time ("number 10.35" is not a thing anyone says).
-    text = re.sub(r"\bnumber\s+(\d{1,2})\b(?![.:]\d)", r"E\1", text, flags=re.I)
+    text = re.sub(rf"\bnumber\s+(\d{{1,2}})\b(?![.:]\d){_CITATION_END}", r"E\1", text, flags=re.I)
     return re.sub(r"(?<!\w)#\s*(\d{1,2})\b", r"E\1", text)
 
 
@@ -193,7 +191,7 @@ class _Cmd(Enum):
 # because several are ordinary words a ratio would not reach ("text" is as close to "test").
 _COMMAND_SOUNDALIKES: dict[str, _Cmd] = {
     "nest": _Cmd.NEXT, "text": _Cmd.NEXT, "necks": _Cmd.NEXT, "nex": _Cmd.NEXT, "next one": _Cmd.NEXT,
-    "next round": _Cmd.NEXT, "next please": _Cmd.NEXT, "nixed": _Cmd.NEXT, "neck": _Cmd.NEXT,
+    "nixed": _Cmd.NEXT, "neck": _Cmd.NEXT,
     "safe": _Cmd.SAVE, "saved": _Cmd.SAVE, "save it": _Cmd.SAVE, "save game": _Cmd.SAVE, "saves": _Cmd.SAVE,
     "past": _Cmd.PASS, "parse": _Cmd.PASS, "pause": _Cmd.PASS, "pas": _Cmd.PASS, "passed": _Cmd.PASS,
     "statement": _Cmd.STATEMENTS, "the statements": _Cmd.STATEMENTS,
@@ -205,6 +203,7 @@ _COMMAND_SOUNDALIKES: dict[str, _Cmd] = {
 # Plain synonyms: the same answer in other words, so no repair (and no doubt) is recorded.
 _COMMAND_SYNONYMS: dict[str, _Cmd] = {
     "yeah": _Cmd.YES, "yep": _Cmd.YES, "yup": _Cmd.YES, "yes please": _Cmd.YES, "yes yes": _Cmd.YES,
+    "next please": _Cmd.NEXT, "next round": _Cmd.NEXT, "save please": _Cmd.SAVE, "save the game": _Cmd.SAVE,
     "nope": _Cmd.NO, "nah": _Cmd.NO, "no thanks": _Cmd.NO, "no no": _Cmd.NO,
 }  # fmt: skip
 _FUZZY_COMMANDS = ("next", "save", "pass", "statements", "lies", "give up")
@@ -215,7 +214,7 @@ _OPENERS = re.compile(r"^(?:(?:ok(?:ay)?|so|right|well|now|then|um+|uh+|er+)\b[\
 def repair_command(text: str) -> Normalised:
     """Repair a command said alone: "nest" -> "next", "safe" -> "save", "reed E7" -> "read E7"."""
     body = _OPENERS.sub("", text.strip(_TRIM)).strip(_TRIM)
-    lowered = _SPACES.sub(" ", body.lower())
+    lowered = _SPACES.sub(" ", body.lower().replace(",", " "))
     if not lowered:
         return Normalised(text)
     # "read E7" misheard as "reed E7" / "red E7" / "reads E7".
@@ -237,9 +236,7 @@ def repair_command(text: str) -> Normalised:
         return Normalised(synonym.value)
     soundalike = _COMMAND_SOUNDALIKES.get(lowered)
     if soundalike is not None:
-        return Normalised(
-            soundalike.value, (Correction(CorrectionKind.COMMAND, body, soundalike.value, 0.75),)
-        )
+        return Normalised(soundalike.value, (Correction(CorrectionKind.COMMAND, body, soundalike.value, 0.75),))
     if len(lowered.split()) <= 2:
         best = max(_FUZZY_COMMANDS, key=lambda cmd: fuzz.ratio(lowered, cmd))
         score = fuzz.ratio(lowered, best) / 100

@@ -1,0 +1,241 @@
+"""From what Whisper heard to what the table meant: a `Heard`, ready for the session to act on.
+
+The steps, in order: normalise (numbers, exhibit citations, times), read exhibits leniently in the
+card's exhibit slots, repair a command said alone, correct misheard names in name slots, then the
+engine's own classifier (`Game.preview`), unchanged. Every repair lowers the confidence, and a costly
+action (a question, a confrontation, a lock, a yes that ends a round or the night) heard with low
+confidence or with a corrected or biased-only name is confirmed before anything is spent.
+
+Recognition (`Listener`) runs the biased pass (the case's names, titles and commands in the initial
+prompt; never numbers) and, only when that transcript names a suspect, an unbiased pass to check the
+name was really said: a name only the biased pass produced counts as uncertain. See
+docs/benchmarks.md ("Voice understanding") for the measurements behind these choices.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import TYPE_CHECKING, Protocol
+
+from engine.messages import Command, Message, MessageKind
+from voice_host.names import NamesMatcher, SuspectNames
+from voice_host.normalise import (
+    Correction,
+    CorrectionKind,
+    normalise,
+    read_exhibits_leniently,
+    repair_command,
+)
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from voice_host.asr import Recognizer, Transcript
+
+
+class Classifier(Protocol):
+    """The engine's shared classifier (engine.game.Game has it)."""
+
+    def preview(self, text: str) -> Message: ...
+
+
+class TranscriptLike(Protocol):
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def avg_logprob(self) -> float: ...
+
+    @property
+    def no_speech_prob(self) -> float: ...
+
+
+#: Below this confidence a costly action is confirmed first.
+CONFIRM_BELOW = 0.6
+# How much each kind of repair leaves of the confidence (multiplied in).
+_EXHIBIT_REPAIR = 0.5
+_BIASED_ONLY_NAME = 0.5
+
+
+@dataclass(frozen=True)
+class Heard:
+    """One utterance, understood: the raw words, the repaired text, and what the engine takes it as."""
+
+    transcript: str  # raw, as whisper heard it
+    text: str  # normalised and corrected: what goes to the engine
+    corrections: tuple[Correction, ...]
+    confidence: float  # 0-1
+    message: Message | None  # the classifier's outcome; None when nothing usable was heard
+    needs_confirmation: bool
+    uncertain_names: tuple[str, ...] = ()  # suspect keys only the biased pass produced
+    rejected: str | None = None  # why recognition threw the transcript away, if it did
+
+    @property
+    def usable(self) -> bool:
+        return self.message is not None and bool(self.text)
+
+    @property
+    def name_corrected(self) -> bool:
+        return any(c.kind is CorrectionKind.NAME for c in self.corrections)
+
+
+def recognition_confidence(avg_logprob: float, no_speech_prob: float) -> float:
+    """Whisper's own certainty, 0-1: the mean token probability, discounted by its no-speech belief."""
+    if math.isinf(avg_logprob) or math.isnan(avg_logprob):
+        return 0.0
+    token_probability = math.exp(min(0.0, avg_logprob))
+    return max(0.0, min(1.0, token_probability * (1.0 - 0.5 * no_speech_prob)))
+
+
+def repaired_text(raw: str, matcher: NamesMatcher) -> tuple[str, tuple[Correction, ...]]:
+    """Normalise, read exhibits leniently, repair a lone command, correct names in name slots."""
+    text = normalise(raw)
+    corrections: list[Correction] = []
+    for step in (read_exhibits_leniently, repair_command, matcher.correct):
+        result = step(text)
+        text = result.text
+        corrections.extend(result.corrections)
+    return text, tuple(corrections)
+
+
+def _is_yes(message: Message) -> bool:
+    return message.kind is MessageKind.COMMAND and message.command is Command.YES
+
+
+class Understander:
+    """Turns transcripts (or raw text) into `Heard` against a game's current classifier."""
+
+    def __init__(self, suspects: Iterable[SuspectNames], confirm_below: float = CONFIRM_BELOW) -> None:
+        self.matcher = NamesMatcher(suspects)
+        self.confirm_below = confirm_below
+
+    def understand(
+        self,
+        transcript: str,
+        classifier: Classifier,
+        recognition: float = 1.0,
+        seats: Iterable[str] = (),
+        uncertain_names: Iterable[str] = (),
+        rejected: str | None = None,
+    ) -> Heard:
+        """Understand one transcript; `recognition` is Whisper's confidence (1.0 for plain text)."""
+        if rejected is not None or not transcript.strip():
+            return Heard(transcript, "", (), 0.0, None, False, rejected=rejected or "empty")
+        matcher = self.matcher.with_protected(seats)
+        text, corrections = repaired_text(transcript, matcher)
+        if not text.strip():
+            return Heard(transcript, "", corrections, 0.0, None, False, rejected="empty")
+        message = classifier.preview(text)
+        named = set(matcher.suspects_named(text))
+        doubtful = tuple(key for key in uncertain_names if key in named)
+        confidence = recognition
+        for correction in corrections:
+            if correction.kind is CorrectionKind.EXHIBIT:
+                confidence *= _EXHIBIT_REPAIR
+            else:
+                confidence *= correction.score
+        if doubtful:
+            confidence *= _BIASED_ONLY_NAME
+        confidence = round(max(0.0, min(1.0, confidence)), 3)
+        doubt = (
+            confidence < self.confirm_below
+            or any(c.kind in (CorrectionKind.NAME, CorrectionKind.EXHIBIT) for c in corrections)
+            or bool(doubtful)
+        )
+        needs_confirmation = message.costly and doubt
+        return Heard(transcript, text, corrections, confidence, message, needs_confirmation, doubtful)
+
+    def understand_transcript(
+        self,
+        transcript: TranscriptLike,
+        classifier: Classifier,
+        seats: Iterable[str] = (),
+        uncertain_names: Iterable[str] = (),
+        rejected: str | None = None,
+    ) -> Heard:
+        recognition = recognition_confidence(transcript.avg_logprob, transcript.no_speech_prob)
+        return self.understand(transcript.text, classifier, recognition, seats, uncertain_names, rejected)
+
+
+# --- Recognition passes -----------------------------------------------------------------------------
+
+
+class Biasing(Enum):
+    NONE = "none"  # plain faster-whisper
+    PROMPT = "prompt"  # the case vocabulary as initial_prompt
+    PROMPT_CHECKED = "prompt_checked"  # biased, plus an unbiased pass when the biased one names someone
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The case's own words for biasing: names, titles, roles, commands. Never numbers."""
+
+    prompt: str
+    hotwords: str
+
+    @classmethod
+    def for_suspects(cls, suspects: Iterable[SuspectNames]) -> Vocabulary:
+        people = []
+        words: list[str] = []
+        for suspect in suspects:
+            role = getattr(suspect, "role", "")
+            people.append(f"{suspect.name}, {role}".strip(", ") if role else suspect.name)
+            for alias in suspect.aliases:
+                if alias[:1].isupper() and alias not in words:
+                    words.append(alias)
+        commands = "Confront, exhibit, next, save, pass, statements, lies, answers, read, give up."
+        prompt = ". ".join(people) + ". " + commands
+        return cls(prompt=prompt, hotwords=" ".join(words + ["Confront", "exhibit"]))
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """The transcript chosen for understanding, and what the passes said about names."""
+
+    transcript: Transcript
+    uncertain_names: tuple[str, ...] = ()
+    passes: int = 1
+    seconds: float = 0.0
+    unbiased: Transcript | None = None
+
+
+@dataclass
+class Listener:
+    """Runs the recognition passes for one utterance with the chosen biasing."""
+
+    recognizer: Recognizer
+    vocabulary: Vocabulary
+    matcher: NamesMatcher
+    biasing: Biasing = Biasing.PROMPT_CHECKED
+    _last: Recognised | None = field(default=None, init=False, repr=False)
+
+    def recognise(self, audio: npt.NDArray[np.float32]) -> Recognised:
+        if self.biasing is Biasing.NONE:
+            plain = self.recognizer.transcribe(audio, initial_prompt=None, hotwords=None)
+            return Recognised(plain, (), 1, plain.seconds)
+        biased = self.recognizer.transcribe(audio, initial_prompt=self.vocabulary.prompt)
+        if self.biasing is Biasing.PROMPT or biased.rejected is not None:
+            return Recognised(biased, (), 1, biased.seconds)
+        named, _ = repaired_text(biased.text, self.matcher)
+        biased_names = self.matcher.suspects_named(named)
+        if not biased_names:
+            return Recognised(biased, (), 1, biased.seconds)
+        plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None)
+        plain_text, _ = repaired_text(plain.text, self.matcher) if plain.rejected is None else ("", ())
+        plain_names = set(self.matcher.suspects_named(plain_text))
+        uncertain = tuple(key for key in biased_names if key not in plain_names)
+        return Recognised(biased, uncertain, 2, biased.seconds + plain.seconds, plain)
+
+
+def heard_with(understander: Understander, recognised: Recognised, classifier: Classifier, seats: Iterable[str] = ()) -> Heard:
+    """Understand a recognition result (the transcript plus what the passes said about names)."""
+    transcript = recognised.transcript
+    rejected = transcript.rejected.value if transcript.rejected is not None else None
+    heard = understander.understand_transcript(transcript, classifier, seats, recognised.uncertain_names, rejected=rejected)
+    if rejected is not None:
+        return replace(heard, transcript=transcript.raw_text)
+    return heard
