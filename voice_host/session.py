@@ -63,7 +63,7 @@ SAY_YES_OR_NO = "Say yes or no."
 
 
 def is_repeat_request(text: str) -> bool:
-    return bool(_REPEAT.match(text.strip(" .,!?")))
+    return bool(_REPEAT.match(re.sub(r"\s*,\s*", " ", text.strip(" .,!?"))))
 
 
 def _plain(text: str) -> str:

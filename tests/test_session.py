@@ -1,0 +1,123 @@
+"""The HostSession: typed text straight to the engine; doubtful costly speech confirmed first."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.case import Case
+from engine.game import Game
+from engine.replies import Reply
+from voice_host.casefiles import load_bundled_case
+from voice_host.session import HostSession, is_repeat_request
+from voice_host.understand import Heard, Understander
+
+SEATS = ("Ann", "Ben")
+
+
+@pytest.fixture(scope="module")
+def case() -> Case:
+    return load_bundled_case()
+
+
+@pytest.fixture
+def session(case: Case) -> HostSession:
+    game = Game(case)
+    game.start()
+    game.handle(", ".join(SEATS))
+    return HostSession(game, {s.key: s.name for s in case.suspects})
+
+
+@pytest.fixture(scope="module")
+def understander(case: Case) -> Understander:
+    return Understander(case.suspects)
+
+
+def hear(understander: Understander, session: HostSession, text: str, recognition: float = 0.95) -> Heard:
+    return understander.understand(text, session.game, recognition=recognition, seats=session.state.seats)
+
+
+def test_typed_text_goes_straight_to_the_engine(session: HostSession) -> None:
+    turn = session.state.turn
+    out = session.typed("Thwaite, where were you at ten?")
+    assert out.reply is not None
+    assert out.heard is None
+    assert session.state.turn == turn + 1
+    assert session.state.questions_used == 1
+
+
+def test_a_doubtful_confrontation_is_confirmed_free_then_sent_on_yes(session: HostSession, understander: Understander) -> None:
+    turn, used = session.state.turn, session.state.questions_used
+    out = session.heard(hear(understander, session, "Confront weight with E three."))
+    assert out.reply is None
+    assert out.host_line == "I heard: Confront Abel Thwaite with exhibit 3. Say yes or no."
+    assert out.heard is not None and out.heard.needs_confirmation
+    assert out.heard.taken_as == "confrontation of Abel Thwaite with E3"
+    assert (session.state.turn, session.state.questions_used) == (turn, used)  # free: no engine call
+    assert session.pending is not None
+
+    out = session.heard(hear(understander, session, "Yes."))
+    assert out.reply is not None
+    assert session.pending is None
+    assert session.state.questions_used == used + 1
+
+
+def test_no_drops_the_guess_without_spending(session: HostSession, understander: Understander) -> None:
+    used = session.state.questions_used
+    session.heard(hear(understander, session, "Ask killed where he was."))
+    assert session.pending is not None
+    out = session.heard(hear(understander, session, "No."))
+    assert out.reply is None and out.host_line
+    assert session.pending is None
+    assert session.state.questions_used == used
+
+
+def test_something_else_replaces_a_pending_guess(session: HostSession, understander: Understander) -> None:
+    session.heard(hear(understander, session, "Ask killed where he was."))
+    out = session.heard(hear(understander, session, "Keld, where were you at ten?"))
+    assert out.reply is not None
+    assert session.pending is None
+    assert session.state.questions_used == 1
+    assert out.heard is not None and out.heard.taken_as == "question to Francis Keld"
+
+
+def test_a_clear_question_is_sent_at_once(session: HostSession, understander: Understander) -> None:
+    out = session.heard(hear(understander, session, "Keld, where were you at ten?"))
+    assert out.reply is not None
+    assert out.heard is not None
+    assert out.heard.transcript == "Keld, where were you at ten?"
+    assert out.heard.text == "Keld, where were you at 10?"
+    assert not out.heard.needs_confirmation
+    assert session.state.questions_used == 1
+
+
+def test_repeat_replays_the_last_spoken_reply_without_the_engine(session: HostSession, understander: Understander) -> None:
+    first = session.heard(hear(understander, session, "Keld, where were you at ten?"))
+    turn = session.state.turn
+    again = session.heard(hear(understander, session, "Say that again."))
+    assert again.replay
+    assert isinstance(again.reply, Reply)
+    assert again.reply == first.reply
+    assert again.spoken_text == first.spoken_text
+    assert session.state.turn == turn
+
+
+def test_repeat_before_anything_was_said(session: HostSession, understander: Understander) -> None:
+    out = session.heard(hear(understander, session, "repeat"))
+    assert out.reply is None and out.host_line
+
+
+@pytest.mark.parametrize("text", ["repeat", "Repeat that, please.", "say that again", "Pardon?", "Come again?"])
+def test_repeat_requests(text: str) -> None:
+    assert is_repeat_request(text)
+
+
+@pytest.mark.parametrize("text", ["repeat your statement, Keld", "Keld, say that again?", "again"])
+def test_not_every_again_is_a_repeat(text: str) -> None:
+    assert is_repeat_request(text) == (text == "again")
+
+
+def test_unusable_speech_does_nothing(session: HostSession, understander: Understander) -> None:
+    turn = session.state.turn
+    out = session.heard(understander.understand("", session.game))
+    assert out.reply is None and out.host_line is None and out.heard is None
+    assert session.state.turn == turn
