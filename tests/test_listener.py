@@ -1,0 +1,398 @@
+"""The voice loop with fake audio: early transcription, turn-taking, mute, device loss, the Host's mouth."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Iterator
+
+import numpy as np
+import pytest
+
+from engine.replies import PartKind, Reply, ReplyPart
+from voice_host.audio import DeviceLostError, NoMicrophoneError
+from voice_host.events import MicLevel, MicStatus
+from voice_host.listener import HostVoice, InlineExecutor, Listener, ListenerSettings, Utterance
+from voice_host.tts import SpeechLine, SpokenSentence
+from voice_host.vad import Audio, SegmenterSettings
+
+RATE = 16_000
+BLOCK = 800  # 50 ms
+SETTINGS = ListenerSettings(
+    segmenter=SegmenterSettings(speech_seconds=0.1, early_seconds=0.2, silence_seconds=0.5, pre_roll_seconds=0.1),
+    speaking_tail_seconds=0.3,
+    retry_seconds=0.0,
+    read_timeout=0.01,
+)
+
+
+def block(value: float) -> Audio:
+    """A 50 ms block; the fake detector calls it speech when value > 0.05."""
+    return np.full(BLOCK, value, dtype=np.float32)
+
+
+def speech(value: float, blocks: int) -> list[Audio]:
+    return [block(value) for _ in range(blocks)]
+
+
+def silence(blocks: int) -> list[Audio]:
+    return [block(0.0) for _ in range(blocks)]
+
+
+class FakeDetector:
+    def __init__(self) -> None:
+        self.resets = 0
+
+    def probability(self, chunk: Audio) -> float:
+        return 1.0 if float(np.max(np.abs(chunk))) > 0.05 else 0.0
+
+    def reset(self) -> None:
+        self.resets += 1
+
+
+LOST = object()
+
+
+class FakeSource:
+    """Scripted blocks; LOST raises DeviceLostError; reopen fails `reopen_failures` times first."""
+
+    sample_rate = RATE
+
+    def __init__(self, script: list[object], reopen_failures: int = 0) -> None:
+        self.items: queue.Queue[object] = queue.Queue()
+        for item in script:
+            self.items.put(item)
+        self.reopen_failures = reopen_failures
+        self.reopens = 0
+        self.started = False
+        self.drained = 0
+
+    def start(self) -> None:
+        self.started = True
+
+    def read(self, timeout: float = 0.5) -> Audio | None:
+        try:
+            item = self.items.get(timeout=timeout)
+        except queue.Empty:
+            return None
+        if item is LOST:
+            raise DeviceLostError("lost")
+        assert isinstance(item, np.ndarray)
+        return item
+
+    def drain(self) -> int:
+        self.drained += 1
+        return 0
+
+    def stop(self) -> None:
+        self.started = False
+
+    def reopen(self) -> None:
+        self.reopens += 1
+        if self.reopens <= self.reopen_failures:
+            raise NoMicrophoneError("still gone")
+
+
+class Harness:
+    def __init__(self, script: list[object] | None = None, reopen_failures: int = 0) -> None:
+        self.source = FakeSource(script or [], reopen_failures)
+        self.detector = FakeDetector()
+        self.understood: list[Audio] = []
+        self.utterances: list[Utterance[str]] = []
+        self.statuses: list[MicLevel] = []
+        self.got_utterance = threading.Event()
+        self.listener: Listener[str] = Listener(
+            self.source,
+            self.detector,
+            self.understand,
+            self.deliver,
+            self.statuses.append,
+            SETTINGS,
+            executor=InlineExecutor(),
+        )
+
+    def understand(self, audio: Audio) -> str:
+        self.understood.append(audio)
+        return f"heard {len(audio)} samples"
+
+    def deliver(self, utterance: Utterance[str]) -> None:
+        self.utterances.append(utterance)
+        self.got_utterance.set()
+
+    def feed(self, blocks: list[Audio]) -> None:
+        for b in blocks:
+            self.listener.feed(b)
+
+    def kinds(self) -> list[MicStatus]:
+        """Status changes in order (level updates within HEARING collapsed)."""
+        kinds: list[MicStatus] = []
+        for status in self.statuses:
+            if not kinds or kinds[-1] is not status.status:
+                kinds.append(status.status)
+        return kinds
+
+
+def test_an_utterance_is_understood_early_and_delivered_once() -> None:
+    h = Harness()
+    h.feed(silence(4) + speech(0.5, 6) + silence(12))
+    assert len(h.utterances) == 1
+    utterance = h.utterances[0]
+    assert utterance.early
+    assert len(h.understood) == 1  # the early run was used; nothing was transcribed twice
+    assert utterance.result == f"heard {len(h.understood[0])} samples"
+    values = set(np.round(np.unique(utterance.audio).astype(np.float64), 3).tolist())
+    assert values == {0.0, 0.5}
+    # The whole speech is in it, with the pre-roll before and the hangover after.
+    assert int(np.sum(utterance.audio == 0.5)) == 6 * BLOCK
+    assert h.kinds() == [MicStatus.HEARING, MicStatus.THINKING, MicStatus.LISTENING]
+
+
+def test_speech_resuming_throws_the_early_result_away() -> None:
+    h = Harness()
+    h.feed(speech(0.5, 4) + silence(5) + speech(0.7, 4) + silence(12))
+    assert len(h.utterances) == 1
+    assert len(h.understood) == 2  # the stale early run, then the fresh one
+    stale, fresh = h.understood
+    assert 0.7 not in stale and 0.7 in fresh
+    assert h.utterances[0].result == f"heard {len(fresh)} samples"
+    assert 0.5 in h.utterances[0].audio and 0.7 in h.utterances[0].audio
+
+
+def test_without_an_early_start_the_utterance_is_understood_at_the_end() -> None:
+    h = Harness()
+    settings = SegmenterSettings(speech_seconds=0.1, early_seconds=0.5, silence_seconds=0.5)
+    h.listener = Listener(
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append,
+        ListenerSettings(segmenter=settings), executor=InlineExecutor(),
+    )  # fmt: skip
+    h.feed(speech(0.5, 4) + silence(12))
+    assert len(h.utterances) == 1 and not h.utterances[0].early
+    assert len(h.understood) == 1
+
+
+def test_two_utterances_in_a_row_are_separate() -> None:
+    h = Harness()
+    h.feed(speech(0.3, 4) + silence(12) + speech(0.6, 4) + silence(12))
+    assert [0.3 in u.audio for u in h.utterances] == [True, False]
+    assert [0.6 in u.audio for u in h.utterances] == [False, True]
+
+
+def test_the_microphone_is_shut_while_the_host_speaks_and_for_the_tail() -> None:
+    h = Harness()
+    h.listener.begin_speaking()
+    h.feed(speech(0.9, 20))  # the Host's own voice
+    h.listener.end_speaking()
+    h.feed(speech(0.8, 6))  # 0.3 s: the tail, still the Host's echo
+    assert h.utterances == [] and h.understood == []
+    h.feed(silence(2) + speech(0.4, 5) + silence(12))
+    assert len(h.utterances) == 1
+    heard = set(np.round(np.unique(h.utterances[0].audio).astype(np.float64), 3).tolist())
+    assert heard == {0.0, 0.4}  # nothing of the Host, nothing of the tail
+    assert h.kinds()[0] is MicStatus.SPEAKING
+    assert MicStatus.LISTENING in h.kinds()
+
+
+def test_the_host_starting_to_speak_drops_a_half_utterance() -> None:
+    h = Harness()
+    h.feed(speech(0.5, 6) + silence(5))  # early transcription started
+    assert len(h.understood) == 1
+    h.listener.begin_speaking()
+    h.feed(silence(12))
+    h.listener.end_speaking()
+    h.feed(silence(12))
+    assert h.utterances == []
+
+
+def test_a_block_long_tail_is_counted_in_audio_time() -> None:
+    h = Harness()
+    h.listener.begin_speaking()
+    h.listener.end_speaking()
+    h.feed(speech(0.8, 5))  # 0.25 s of tail: ignored
+    h.feed(speech(0.5, 4) + silence(12))  # the last 0.05 s of tail eats one block
+    assert len(h.utterances) == 1
+    assert int(np.sum(h.utterances[0].audio == 0.5)) == 3 * BLOCK
+
+
+def test_mute_ignores_the_microphone_until_unmuted() -> None:
+    h = Harness()
+    assert h.listener.toggle_mute() is True
+    h.feed(speech(0.5, 6) + silence(12))
+    assert h.utterances == [] and h.kinds() == [MicStatus.MUTED]
+    assert h.listener.toggle_mute() is False
+    assert h.kinds()[-1] is MicStatus.LISTENING
+    h.feed(speech(0.5, 6) + silence(12))
+    assert len(h.utterances) == 1
+
+
+def test_muting_mid_utterance_drops_it() -> None:
+    h = Harness()
+    h.feed(speech(0.5, 6))
+    h.listener.set_muted(True)
+    h.feed(silence(12))
+    h.listener.set_muted(False)
+    h.feed(silence(12))
+    assert h.utterances == []
+
+
+def test_hearing_reports_a_level() -> None:
+    h = Harness()
+    h.feed(speech(0.5, 10))
+    levels = [s.level for s in h.statuses if s.status is MicStatus.HEARING]
+    assert levels and all(0.5 < level <= 1.0 for level in levels)
+
+
+def test_a_failed_recognition_loses_one_utterance_not_the_loop() -> None:
+    h = Harness()
+    calls = iter([RuntimeError("model crashed"), None])
+
+    def flaky(audio: Audio) -> str:
+        error = next(calls)
+        if error is not None:
+            raise error
+        return "ok"
+
+    h.listener.understand = flaky
+    h.feed(speech(0.5, 4) + silence(12) + speech(0.5, 4) + silence(12))
+    assert [u.result for u in h.utterances] == ["ok"]
+    assert any("model crashed" in s.detail for s in h.statuses)
+
+
+def test_the_loop_runs_on_its_own_thread() -> None:
+    h = Harness(speech(0.5, 6) + silence(12))
+    h.listener.start()
+    try:
+        assert h.got_utterance.wait(timeout=10)
+    finally:
+        h.listener.stop()
+    assert len(h.utterances) == 1 and not h.source.started
+
+
+def test_a_lost_microphone_pauses_then_resumes_when_it_returns() -> None:
+    script: list[object] = [*speech(0.5, 4), LOST, *silence(2), *speech(0.6, 5), *silence(12)]
+    h = Harness(script, reopen_failures=2)
+    h.listener.start()
+    try:
+        assert h.got_utterance.wait(timeout=10)
+    finally:
+        h.listener.stop()
+    assert h.source.reopens == 3
+    # The half utterance before the loss is dropped; the one after it comes through whole.
+    assert len(h.utterances) == 1
+    assert 0.5 not in h.utterances[0].audio and 0.6 in h.utterances[0].audio
+    lost = [s for s in h.statuses if s.status is MicStatus.UNAVAILABLE]
+    assert lost and "microphone was lost" in lost[0].detail
+    after = h.kinds()[h.kinds().index(MicStatus.UNAVAILABLE) + 1 :]
+    assert after[0] is MicStatus.LISTENING
+
+
+# --- the Host's mouth ---
+
+REPLY = Reply(
+    (
+        ReplyPart(PartKind.NARRATION, "One. Two. Three."),
+        ReplyPart(PartKind.LEDGER, "[L] t:2"),
+    )
+)
+
+
+class FakeSynthesizer:
+    def stream(self, reply: Reply) -> Iterator[SpokenSentence]:
+        for part in reply.spoken_parts:
+            for n, text in enumerate(part.text.split(". ")):
+                yield SpokenSentence(SpeechLine("host", text, 0), np.full(100, n + 1, dtype=np.float32), RATE)
+
+
+class FakePlayer:
+    """Records what is played; wait() blocks until release() or stop(), like a real speaker."""
+
+    sample_rate = RATE
+
+    def __init__(self, hold: bool = False) -> None:
+        self.played: list[float] = []
+        self.first_play = threading.Event()
+        self.stops = 0
+        self._done = threading.Event()
+        if not hold:
+            self._done.set()
+
+    def play(self, audio: Audio) -> None:
+        self.played.append(float(audio[0]))
+        self.first_play.set()
+
+    def stop(self) -> None:
+        self.stops += 1
+        self._done.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._done.wait(timeout)
+
+
+class GatedSynthesizer(FakeSynthesizer):
+    """Makes the first sentence, then waits for the gate before making the rest."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+
+    def stream(self, reply: Reply) -> Iterator[SpokenSentence]:
+        for index, sentence in enumerate(super().stream(reply)):
+            if index == 1:
+                self.gate.wait(timeout=10)
+            yield sentence
+
+
+def test_the_host_speaks_every_sentence_and_shuts_the_microphone_meanwhile() -> None:
+    h = Harness()
+    player = FakePlayer()
+    first_audio: list[float] = []
+    voice = HostVoice(FakeSynthesizer(), player, h.listener, on_first_audio=lambda reply, s: first_audio.append(s))
+    voice.say(REPLY)
+    assert voice.wait_idle(timeout=10)
+    voice.close()
+    assert player.played == [1.0, 2.0, 3.0]
+    assert len(first_audio) == 1 and first_audio[0] >= 0
+    assert h.kinds()[0] is MicStatus.SPEAKING
+    h.feed(speech(0.5, 6))  # the tail after speaking is still shut
+    assert h.understood == []
+
+
+def test_stop_silences_the_host_mid_reply() -> None:
+    player = FakePlayer(hold=True)
+    synthesizer = GatedSynthesizer()
+    voice = HostVoice(synthesizer, player)
+    voice.say(REPLY)
+    assert player.first_play.wait(timeout=10)
+    voice.stop()
+    synthesizer.gate.set()
+    assert voice.wait_idle(timeout=10)
+    voice.close()
+    assert player.played == [1.0]  # the rest of the reply is never played
+    assert player.stops >= 1
+
+
+def test_repeat_says_the_last_reply_again() -> None:
+    player = FakePlayer()
+    voice = HostVoice(FakeSynthesizer(), player)
+    assert voice.repeat() is False
+    voice.say(REPLY)
+    assert voice.wait_idle(timeout=10)
+    assert voice.repeat() is True
+    assert voice.wait_idle(timeout=10)
+    voice.close()
+    assert player.played == [1.0, 2.0, 3.0] * 2
+
+
+def test_a_ledger_only_reply_says_nothing() -> None:
+    player = FakePlayer()
+    h = Harness()
+    voice = HostVoice(FakeSynthesizer(), player, h.listener)
+    voice.say(Reply((ReplyPart(PartKind.LEDGER, "[L] t:3"),)))
+    assert voice.wait_idle(timeout=10)
+    voice.close()
+    assert player.played == [] and h.statuses == [] and voice.last_spoken is None
+
+
+@pytest.mark.parametrize(("value", "expected"), [(0.0, 0.0), (1.0, 1.0), (0.00001, 0.0)])
+def test_input_level_bounds(value: float, expected: float) -> None:
+    from voice_host.listener import input_level
+
+    assert input_level(block(value)) == pytest.approx(expected)
