@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.conftest_speech import Render
 from voice_host.vad import (
     SAMPLE_RATE,
     SegmenterSettings,
@@ -158,3 +159,18 @@ def test_collector_reset_forgets_a_half_utterance() -> None:
     ended = [collector.add(_chunk(0.0), False) for _ in range(12)][-1]
     assert ended.event is SegmentEvent.SPEECH_ENDED and ended.audio is not None
     assert 0.9 not in set(np.round(ended.audio, 3))
+
+
+def test_silero_hears_rendered_speech_and_not_silence(render_speech: Render) -> None:
+    from voice_host.vad import SileroVad
+
+    vad = SileroVad()
+    silence = np.zeros(SAMPLE_RATE, dtype=np.float32)
+    quiet = [vad.probability(silence[i : i + 512]) for i in range(0, len(silence), 512)]
+    assert max(quiet) < 0.2
+    speech = render_speech("Abel, where were you at ten o'clock?", pad=0.0)
+    # Blocks of 800 samples (not a multiple of the 512-sample window) are buffered correctly.
+    probabilities = [vad.probability(speech[i : i + 800]) for i in range(0, len(speech), 800)]
+    assert np.mean(np.array(probabilities) > 0.5) > 0.6
+    vad.reset()
+    assert vad.probability(np.zeros(100, dtype=np.float32)) == 0.0  # no window complete yet
