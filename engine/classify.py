@@ -52,6 +52,10 @@ class Action(Enum):
     NIGHT_OVER = auto()
 
 
+# First words that make a message something other than a list of names.
+_NOT_NAMES = frozenset("read next save pass lies statements answers confront ask accuse we give stop quit".split())
+
+
 class Pending(Enum):
     END_ROUND = "end round"
     GIVE_UP = "give up"
@@ -152,12 +156,16 @@ _ACCUSE_FORM = re.compile(
     re.IGNORECASE,
 )
 _DID_IT = re.compile(r"\b(?:did it|is the (?:killer|murderer|culprit)|killed her|murdered her|struck her)\b", re.IGNORECASE)
-_DESCRIBED = re.compile(r"\b(?:says|shows|proves|places|puts|put)\s+(?:that\s+)?you\b", re.IGNORECASE)
+# Evidence offered by description: "the carol book says you...". Another suspect's words are not evidence.
+_DESCRIBED = re.compile(
+    r"\b(?:the|this|that|his|her|their|your)\s+(?P<what>[\w'’ -]{1,40}?)\s+(?:says|shows|proves|places|puts|put)\s+(?:that\s+)?you\b",
+    re.IGNORECASE,
+)
 _EVERYONE = re.compile(
     r"(?:everyone|everybody|all of you|you all|all six|the six|both of you|both|each of you|anyone|anybody|all)\b", re.IGNORECASE
 )
 _GROUP_JOIN = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*", re.IGNORECASE)
-_ADDRESS_OPEN = re.compile(r"^(?:ask|question for|questions for|to|@|confront)(?=\W|$)\s*", re.IGNORECASE)
+_ADDRESS_OPEN = re.compile(r"^(?:(?:ask|question for|questions for|to|confront)(?=\W|$)|@)\s*", re.IGNORECASE)
 _SOLO = re.compile(r"^(?:just|only)?\s*(?:me|myself|one|1|solo)(?: alone| here| playing)?$", re.IGNORECASE)
 _LATE = re.compile(
     r"^(?:add|seat)\s+(?P<a>[^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*)?)$|"
@@ -336,7 +344,8 @@ class Classifier:
             if passage is not None:
                 return Decision(Action.RULES, self._msg(MessageKind.OTHER, text), passage=passage)
             return None
-        if _SEARCH.match(address.rest) or _SEARCH_ANYWHERE.search(address.rest):
+        rest = address.rest.strip(" ,:;-–—")
+        if _SEARCH.match(rest):  # an order to the suspect; "did you search..." stays a question
             return Decision(Action.NOTHING_SEARCHED, self._msg(MessageKind.OTHER, text))
         return None
 
@@ -388,7 +397,10 @@ class Classifier:
                 rest=self._confront_rest(rest),
             )
             return self._exhibit_check(decision, number, s)
-        if address.confront or _DESCRIBED.search(rest):
+        described = _DESCRIBED.search(rest)
+        if described and self.names.mentions(described.group("what")):
+            described = None
+        if address.confront or described:
             return Decision(Action.WHICH_EXHIBIT, self._msg(MessageKind.OTHER, text, suspect=suspect), suspect=suspect)
         if (
             address.ask_form
@@ -447,8 +459,11 @@ class Classifier:
                     confront=head.startswith("confront"),
                     ask_form=not head.startswith("confront") and head != "@",
                 )
-        group = self._target_group(text, 0, seats)
-        if group is not None:
+        # "Ada and Bram, where..." is put to both; "Ada, Bram says you..." is put to Ada alone.
+        for single in (False, True):
+            group = self._target_group(text, 0, seats, single=single)
+            if group is None:
+                break
             found, end = group
             after = text[end:]
             delimiter = re.match(r"\s*(?:[,:]|[-–—](?!\d)|(?=\byou\b)|(?=\byour\b))", after, re.IGNORECASE)
@@ -473,7 +488,7 @@ class Classifier:
         starts += [m.start() for m in re.finditer(r"\b\w", text) if m.start() >= limit]
         return sorted(set(starts))
 
-    def _target_group(self, text: str, pos: int, seats: tuple[str, ...]) -> tuple[Targets, int] | None:
+    def _target_group(self, text: str, pos: int, seats: tuple[str, ...], single: bool = False) -> tuple[Targets, int] | None:
         suspects: list[str] = []
         everyone = seat = other = False
         redirect: str | None = None
@@ -494,6 +509,8 @@ class Classifier:
             elif kind == "redirect":
                 redirect = key
             end = stop
+            if single:
+                break
             join = _GROUP_JOIN.match(text, end)
             if join is None or self._target_at(text, join.end(), seats) is None:
                 break
@@ -650,7 +667,7 @@ class Classifier:
                 return None
             if name.lower() in ("me", "you", "i", "us", "we"):
                 return None
-            if words(name) and words(name)[0] in QUESTION_WORDS:
+            if re.search(r"\d", name) or (words(name) and words(name)[0] in QUESTION_WORDS | _NOT_NAMES):
                 return None
         return names
 
