@@ -17,7 +17,7 @@ from pathlib import Path
 import av
 import numpy as np
 
-from audio_fixtures.fixtures import CLEAN_DIR, MANIFEST, SAMPLE_RATE, Audio, Fixture, write_manifest
+from audio_fixtures.fixtures import CLEAN_DIR, MANIFEST, SAMPLE_RATE, Audio, Fixture, load_manifest, write_manifest
 
 SEED = 20261224
 WORDS = {
@@ -94,6 +94,16 @@ QUESTION_TAILS = (
 )
 
 
+HOST_REQUESTS = frozenset(
+    {
+        "Who killed her, though?",
+        "I think we should look at the timeline again.",
+        "Whose turn is it now?",
+        "Shall we go round the table again?",
+    }
+)
+
+
 def lines() -> list[Line]:
     out: list[Line] = []
     # Commands, said alone.
@@ -104,9 +114,7 @@ def lines() -> list[Line]:
         command = command or said.lower().rstrip(".")
         out.append(Line(said, "command", command=command, tags=("command",)))
     for n in (1, 3, 4, 7, 12, 16):
-        out.append(
-            Line(f"Read E{n}.", "command", exhibits=(n,), command="read", spoken=f"Read E {WORDS[n]}.")
-        )
+        out.append(Line(f"Read E{n}.", "command", exhibits=(n,), command="read", spoken=f"Read E {WORDS[n]}."))
     for n in (2, 9):
         out.append(
             Line(
@@ -125,9 +133,7 @@ def lines() -> list[Line]:
         ("keld", "Keld"),
         ("ormerod", "Ormerod"),
     ):
-        out.append(
-            Line(f"Answers {alias}.", "command", suspect=key, command="answers", tags=("command", "name"))
-        )
+        out.append(Line(f"Answers {alias}.", "command", suspect=key, command="answers", tags=("command", "name")))
 
     # Questions to each suspect by every alias, in the card's ways of putting a question.
     tail_index = 0
@@ -164,7 +170,7 @@ def lines() -> list[Line]:
         )
         out.append(
             Line(
-                f"To {FULL[key].split()[-1]}: did you hear the waits?",
+                f"To {ALIASES[key][0]}: did you hear the waits?",
                 "question",
                 suspect=key,
                 tags=("question", "name"),
@@ -290,7 +296,9 @@ def lines() -> list[Line]:
         "I need a cup of tea.",
         "Shall we go round the table again?",
     ):
-        out.append(Line(said, "table_talk", tags=("table_talk", "never_rewrite")))
+        # A request to the Host or a rules question is "other" to the card (rules 2 and 8), still free.
+        kind = "other" if said in HOST_REQUESTS else "table_talk"
+        out.append(Line(said, kind, tags=("table_talk", "never_rewrite")))
 
     # Names mispronounced on purpose: the speaker says a near miss of the name.
     for said, spoken, key in (
@@ -369,10 +377,10 @@ def _write_flac(path: Path, audio: Audio) -> None:
             container.mux(packet)
 
 
-def _pad(audio: Audio, rng: random.Random) -> Audio:
+def _pad(audio: Audio, seconds: tuple[float, float]) -> Audio:
     """Silence either side, as a VAD would cut it (0.25-0.5 s), so every file starts and ends quiet."""
-    before = np.zeros(int(SAMPLE_RATE * rng.uniform(0.25, 0.5)), dtype=np.float32)
-    after = np.zeros(int(SAMPLE_RATE * rng.uniform(0.3, 0.5)), dtype=np.float32)
+    before = np.zeros(int(SAMPLE_RATE * seconds[0]), dtype=np.float32)
+    after = np.zeros(int(SAMPLE_RATE * seconds[1]), dtype=np.float32)
     return np.concatenate([before, audio, after]).astype(np.float32)
 
 
@@ -389,9 +397,7 @@ class Renderer:
         if voice.engine == "piper":
             from piper import SynthesisConfig
 
-            config = SynthesisConfig(
-                length_scale=voice.length_scale, noise_scale=voice.noise_scale, noise_w_scale=voice.noise_w
-            )
+            config = SynthesisConfig(length_scale=voice.length_scale, noise_scale=voice.noise_scale, noise_w_scale=voice.noise_w)
             chunks = list(self._piper.synthesize(text, syn_config=config))
             audio = np.concatenate([c.audio_float_array for c in chunks]).astype(np.float32)
             return _resample(audio, chunks[0].sample_rate)
@@ -417,10 +423,18 @@ class Renderer:
             return np.asarray(decode_audio(str(out), sampling_rate=SAMPLE_RATE), dtype=np.float32)
 
 
-def build(out_dir: Path = CLEAN_DIR, manifest: Path = MANIFEST) -> list[Fixture]:
+def build(out_dir: Path = CLEAN_DIR, manifest: Path = MANIFEST, force: bool = False) -> list[Fixture]:
+    """Render every line; a file already rendered from the same words and voice is kept.
+
+    Voice choice, padding and the derived conditions are seeded, but piper samples its noise
+    inside the ONNX graph, which cannot be seeded: re-rendering a piper line gives slightly
+    different audio. So the committed renders are the reference, and only new or changed lines
+    are rendered (`--force` renders everything again).
+    """
     rng = random.Random(SEED)
     renderer = Renderer()
     out_dir.mkdir(parents=True, exist_ok=True)
+    previous = {f.id: f for f in load_manifest(manifest)} if manifest.exists() and not force else {}
     fixtures: list[Fixture] = []
     for index, line in enumerate(lines()):
         voice = VOICES[rng.randrange(len(VOICES))]
@@ -435,17 +449,24 @@ def build(out_dir: Path = CLEAN_DIR, manifest: Path = MANIFEST) -> list[Fixture]
             command=line.command,
             tags=line.tags,
         )
-        audio = _pad(renderer.render(fixture.spoken, voice), rng)
-        peak = float(np.max(np.abs(audio))) or 1.0
-        _write_flac(out_dir / f"{fixture.id}.flac", (audio / peak * 0.7).astype(np.float32))
+        # Padding is drawn whether or not the line is rendered, so the seeded sequence never shifts.
+        pads = (rng.uniform(0.25, 0.5), rng.uniform(0.3, 0.5))
         fixtures.append(fixture)
+        before = previous.get(fixture.id)
+        target = out_dir / f"{fixture.id}.flac"
+        if before and (before.spoken, before.voice) == (fixture.spoken, fixture.voice) and target.exists():
+            continue
+        audio = _pad(renderer.render(fixture.spoken, voice), pads)
+        peak = float(np.max(np.abs(audio))) or 1.0
+        _write_flac(target, (audio / peak * 0.7).astype(np.float32))
     write_manifest(fixtures, manifest)
     return fixtures
 
 
 def main() -> None:
-    argparse.ArgumentParser(description=__doc__).parse_args()
-    fixtures = build()
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--force", action="store_true", help="render every line again")
+    fixtures = build(force=parser.parse_args().force)
     print(f"{len(fixtures)} fixtures written to {CLEAN_DIR}")
 
 
