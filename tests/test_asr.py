@@ -31,9 +31,7 @@ def _words(text: str) -> list[str]:
         ("Read exhibit seven.", "read exhibit 7"),
     ],
 )
-def test_rendered_speech_is_transcribed(
-    tiny_recognizer: Recognizer, render_speech: Render, said: str, expected: str
-) -> None:
+def test_rendered_speech_is_transcribed(tiny_recognizer: Recognizer, render_speech: Render, said: str, expected: str) -> None:
     audio = render_speech(said)
     transcript = tiny_recognizer.transcribe(audio)
     assert transcript.rejected is None
@@ -70,6 +68,13 @@ def test_a_prompt_is_passed_per_call_and_kept(tiny_recognizer: Recognizer, rende
     transcript = tiny_recognizer.transcribe(render_speech("Next."), initial_prompt=prompt)
     assert transcript.initial_prompt == prompt and transcript.biased
     assert _words(transcript.text) == ["next"]
+
+
+def test_an_empty_prompt_overrides_the_options_prompt(tiny_recognizer: Recognizer, render_speech: Render) -> None:
+    biased = Recognizer(RecognitionOptions(model=WhisperModelName.TINY_EN, initial_prompt="Abel Thwaite."))
+    transcript = biased.transcribe(render_speech("Next."), initial_prompt="", hotwords="")
+    assert transcript.initial_prompt is None and transcript.hotwords is None and not transcript.biased
+    assert biased.transcribe(render_speech("Next.")).initial_prompt == "Abel Thwaite."
 
 
 def test_models_load_once_and_are_shared(tiny_recognizer: Recognizer) -> None:
@@ -142,9 +147,7 @@ def test_no_prompt_means_no_echo() -> None:
     assert not is_prompt_echo("Martha Ruddock the housekeeper", None)
 
 
-def test_an_echoed_prompt_is_rejected_by_the_recognizer(
-    tiny_recognizer: Recognizer, render_speech: Render
-) -> None:
+def test_an_echoed_prompt_is_rejected_by_the_recognizer(tiny_recognizer: Recognizer, render_speech: Render) -> None:
     said = "Martha Ruddock, the housekeeper."
     transcript = tiny_recognizer.transcribe(render_speech(said), initial_prompt=PROMPT)
     assert transcript.rejected is Rejection.PROMPT_ECHO

@@ -257,8 +257,9 @@ class Recognizer:
         self, audio: Audio, initial_prompt: str | None = None, hotwords: str | None = None
     ) -> Transcript:
         options = self.options
-        prompt = initial_prompt if initial_prompt is not None else options.initial_prompt
-        hot = hotwords if hotwords is not None else options.hotwords
+        # None: the options' own; "" means none at all (faster-whisper would encode "" as a space).
+        prompt = (initial_prompt if initial_prompt is not None else options.initial_prompt) or None
+        hot = (hotwords if hotwords is not None else options.hotwords) or None
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
         audio_seconds = len(audio) / SAMPLE_RATE
         started = time.perf_counter()
