@@ -3,22 +3,32 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
+from rich.text import Text
+from textual.pilot import Pilot
+from textual.widgets import Digits, Input, OptionList, Static
 
-from engine.messages import Command, Message, MessageKind
+from engine.game import Game
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.state import Accusation, GameState, Phase
+from voice_host.casefiles import read_case_dir
+from voice_host.events import MicLevel, MicStatus
+from voice_host.journal import Journal
+from voice_host.screen.app import TableApp
+from voice_host.screen.driver import TableDriver
 from voice_host.screen.house import HOLLIN_FOLD_PLAN, house_plan
 from voice_host.screen.views import (
     Evidence,
-    describe_message,
     find_sentence,
     full_state_view,
     ledger_view,
     sentence_spans,
     speaker_label,
 )
+from voice_host.screen.widgets import NightEntry
+from voice_host.understand import Heard
 
 NAMES = {"thwaite": "Abel Thwaite", "joel": "Joel Blamire"}
 CARD_HOUSE = (
@@ -85,44 +95,6 @@ def test_full_state_lists_seats_with_who_asks_next() -> None:
     assert view.questions_left == "3 of 4"
 
 
-# --- what was heard ---------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("message", "taken_as"),
-    [
-        (
-            Message(MessageKind.QUESTION, "Abel, where were you?", suspect="thwaite"),
-            "question to Abel Thwaite",
-        ),
-        (
-            Message(MessageKind.CONFRONTATION, "Confront Abel with E7", suspect="thwaite", exhibits=(7,)),
-            "confrontation of Abel Thwaite with E7",
-        ),
-        (
-            Message(MessageKind.ACCUSATION, "We accuse Joel: E3, E9", suspect="joel", exhibits=(3, 9)),
-            "accusation of Joel Blamire with E3, E9",
-        ),
-        (Message(MessageKind.COMMAND, "read E3", exhibits=(3,), command=Command.READ), "command: read E3"),
-        (Message(MessageKind.COMMAND, "next", command=Command.NEXT), "command: next"),
-        (
-            Message(MessageKind.COMMAND, "answers Joel", suspect="joel", command=Command.ANSWERS),
-            "command: answers Joel Blamire",
-        ),
-        (Message(MessageKind.TABLE_TALK, "I think it was the butler"), "table talk"),
-        (Message(MessageKind.OTHER, "Ann, Bob"), "a word to the Host"),
-    ],
-)
-def test_describe_message_says_what_a_message_was_taken_as(message: Message, taken_as: str) -> None:
-    assert describe_message(message, NAMES) == taken_as
-
-
-def test_describe_message_never_shows_the_words_of_the_question() -> None:
-    # The topic a question asks about is the suspect's FILE's business, never the screen's.
-    message = Message(MessageKind.QUESTION, "Abel, what about the back stair?", suspect="thwaite")
-    assert "stair" not in describe_message(message, NAMES)
-
-
 # --- what is being said --------------------------------------------------------------------------------
 
 
@@ -155,10 +127,7 @@ def test_speaker_label_is_the_suspect_for_their_words_and_the_host_otherwise() -
 
 def _opening(round_number: int, speaker: str) -> Reply:
     first = 4 * round_number - 3
-    exhibits = tuple(
-        ReplyPart(PartKind.EXHIBIT, f"text {n}", exhibit=n, title=f"title {n}")
-        for n in range(first, first + 4)
-    )
+    exhibits = tuple(ReplyPart(PartKind.EXHIBIT, f"text {n}", exhibit=n, title=f"title {n}") for n in range(first, first + 4))
     statement = ReplyPart(PartKind.STATEMENT, f"round {round_number}", speaker="x", speaker_name=speaker)
     return Reply((*exhibits, statement, ReplyPart(PartKind.LEDGER, "[L]")))
 
@@ -205,3 +174,282 @@ def test_house_plan_falls_back_to_the_cases_own_words() -> None:
     assert not drawn
     assert " ".join(plan.split()) == text
     assert max(len(line) for line in plan.splitlines()) <= 30
+
+
+# --- Pilot: a short game typed into the app ---------------------------------------------------------------
+
+FROST_FAIR = Path(__file__).parent / "cases" / "frost-fair"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def frost_fair_app(journal: Journal | None = None, resume: list[str] | None = None) -> TableApp:
+    return TableApp(TableDriver(Game(read_case_dir(FROST_FAIR)), journal, resume))
+
+
+def shown(app: TableApp, selector: str) -> str:
+    """The plain text a Static shows."""
+    content = app.query_one(selector, Static).content
+    return content.plain if isinstance(content, Text) else str(content)
+
+
+async def type_line(pilot: Pilot[int], text: str) -> None:
+    """Type a line into the input and press Enter, as the table would."""
+    pilot.app.query_one("#typed", Input).value = text
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+def assert_ledger_is_the_engines(app: TableApp) -> None:
+    state = app.driver.state
+    assert shown(app, "#ledger-next") == (state.next_seat_name or "-")
+    assert shown(app, "#ledger-questions").endswith(f"{state.questions_left} of 4")
+    assert shown(app, "#ledger-broken") == (" ".join(state.broken) or "none")
+    assert app.current is not None
+    assert shown(app, "#ledger-line") == app.current.reply.ledger
+
+
+def night_text(app: TableApp) -> str:
+    assert app.current is not None
+    return "\n".join(view.part.render() for view in app.current.parts.values())
+
+
+@pytest.mark.anyio
+async def test_a_short_typed_game_keeps_the_ledger_in_step_with_the_engine() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert shown(app, "#ledger-round") == "Seating"
+        assert shown(app, "#ledger-line") == "[L] t:1 | rd:0 | q:0/4 | seat:- | broken:none | acc:none | v0.1.0"
+        assert_ledger_is_the_engines(app)
+
+        # Seat names: round 1 opens with FULL STATE as a panel, its exhibits and statements in the evidence.
+        await type_line(pilot, "Ann, Bob")
+        assert shown(app, "#ledger-round") == "Round 1"
+        assert app.query_one("#round-digits", Digits).value == "1"
+        assert shown(app, "#ledger-next") == "Ann"
+        assert shown(app, "#ledger-questions") == "●●●●  4 of 4"
+        assert app.full_state.has_class("-shown")
+        assert app.full_state.view is not None and app.full_state.view.seats == ("1 Ann  ◀ asks next", "2 Bob")
+        listing = app.query_one("#exhibit-list", OptionList)
+        assert [listing.get_option_at_index(i).id for i in range(listing.option_count)] == ["E1", "E2", "E3", "E4"]
+        assert len(app.query("#statements .statement")) == 3
+        assert_ledger_is_the_engines(app)
+
+        # A question: one mark spent, the next seat asks; the heard line says what it was taken as.
+        await type_line(pilot, "Ada, where were you at nine?")
+        assert shown(app, "#ledger-next") == "Bob"
+        assert shown(app, "#ledger-questions") == "●●●○  3 of 4"
+        assert shown(app, "#heard").endswith("taken as: question to Ada Quill")
+        assert not app.full_state.has_class("-shown")
+        assert 'Ada Quill: "' in night_text(app)
+        assert_ledger_is_the_engines(app)
+
+        # A confrontation with the exhibit in the lie's CATCH breaks it: its label shows.
+        await type_line(pilot, "Confront Ada with E3")
+        assert shown(app, "#ledger-broken") == "R1"
+        assert shown(app, "#ledger-questions") == "●●○○  2 of 4"
+        assert "Ada breaks." in night_text(app)
+        assert_ledger_is_the_engines(app)
+
+        # next with questions left asks first; yes opens round 2.
+        await type_line(pilot, "next")
+        assert shown(app, "#ledger-round") == "Round 1"
+        await type_line(pilot, "yes")
+        assert shown(app, "#ledger-round") == "Round 2"
+        assert shown(app, "#ledger-questions") == "●●●●  4 of 4"
+        assert listing.option_count == 8
+        assert_ledger_is_the_engines(app)
+
+        # The save key prints the SAVE block the engine made, into the night.
+        await pilot.press("f5")
+        await pilot.pause()
+        assert app.current is not None
+        saves = [part for part in app.current.reply.parts if part.kind is PartKind.SAVE]
+        assert len(saves) == 1 and "table:Ann,Bob" in saves[0].text
+        assert saves[0].text in night_text(app)
+        assert_ledger_is_the_engines(app)
+
+
+@pytest.mark.anyio
+async def test_keys_typed_one_by_one_reach_the_game() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press(*"Ann", "enter")
+        await pilot.pause()
+        assert app.driver.state.seats == ("Ann",)
+        assert shown(app, "#ledger-next") == "Ann"
+        assert app.query_one("#typed", Input).value == ""
+
+
+@pytest.mark.anyio
+async def test_selecting_an_exhibit_shows_its_words() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann")
+        listing = app.query_one("#exhibit-list", OptionList)
+        listing.highlighted = 2
+        await pilot.pause()
+        words = shown(app, "#exhibit-text")
+        assert words.startswith("E3  A torn ticket")
+        assert "stamped 8.50" in words
+
+
+@pytest.mark.anyio
+async def test_the_house_panel_shows_the_cases_own_words_when_no_plan_fits() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert " ".join(shown(app, "#house").split()) == app.driver.house_text
+
+
+@pytest.mark.anyio
+async def test_the_full_state_key_toggles_the_panel() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann, Bob")
+        assert app.full_state.has_class("-shown")
+        await pilot.press("f6")
+        assert not app.full_state.has_class("-shown")
+        await pilot.press("f6")
+        assert app.full_state.has_class("-shown")
+
+
+@pytest.mark.anyio
+async def test_compact_layout_keeps_evidence_and_house_a_key_away() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        side, night = app.query_one("#side"), app.query_one("#night")
+        assert app.screen.has_class("-narrow")
+        assert not side.display or side.region.width == 0
+        await pilot.press("f7")
+        await pilot.pause()
+        assert side.region.width > 0 and night.region.width == 0
+        await pilot.press("f8")
+        await pilot.pause()
+        assert app.query_one("#house-box").region.height > 0
+        assert app.query_one("#evidence-box").region.height == 0
+        await pilot.press("f8")
+        await pilot.pause()
+        assert night.region.width > 0
+
+
+@pytest.mark.anyio
+async def test_resume_rebuilds_the_night_and_shows_full_state(tmp_path: Path) -> None:
+    journal = Journal(tmp_path)
+    app = frost_fair_app(journal)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        for line in ("Ann, Bob", "Ada, where were you at nine?", "Confront Ada with E3"):
+            await type_line(pilot, line)
+        before = app.driver.state
+
+    resumed = frost_fair_app(journal, journal.messages())
+    async with resumed.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert resumed.driver.state == before
+        assert shown(resumed, "#ledger-broken") == "R1"
+        assert shown(resumed, "#ledger-next") == "Ann"
+        assert resumed.full_state.has_class("-shown")
+        assert len(resumed.query(NightEntry)) == 4  # the opening and three exchanges
+        assert resumed.query_one("#exhibit-list", OptionList).option_count == 4
+        assert_ledger_is_the_engines(resumed)
+
+
+class FakeVoice:
+    def __init__(self) -> None:
+        self.said: list[Reply] = []
+        self.stops = 0
+        self.muted = False
+        self.closed = False
+
+    def say(self, reply: Reply) -> None:
+        self.said.append(reply)
+
+    def stop(self) -> None:
+        self.stops += 1
+
+    def toggle_mute(self) -> bool:
+        self.muted = not self.muted
+        return self.muted
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.mark.anyio
+async def test_voice_says_each_reply_and_the_keys_stop_mute_and_repeat() -> None:
+    voice = FakeVoice()
+    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), voice=voice, mic=MicLevel(MicStatus.LISTENING))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert len(voice.said) == 1  # the opening
+        await type_line(pilot, "Ann, Bob")
+        assert app.current is not None and voice.said[-1] is app.current.reply
+        stops = voice.stops
+        await pilot.press("escape")
+        assert voice.stops == stops + 1
+        await pilot.press("f2")
+        assert voice.muted
+        await pilot.press("f3")
+        await pilot.pause()
+        assert voice.said[-1] == voice.said[-2]
+        assert app.current is not None and app.current.said == "(the last reply again)"
+    assert voice.closed
+
+
+@pytest.mark.anyio
+async def test_the_sentence_being_spoken_is_highlighted_and_marked() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert app.current is not None
+        view = app.current.parts[0]
+        text = view.part.text
+        app.show_speaking(0, "The frost fair on the river, a cold night.")
+        await pilot.pause()
+        assert view.speaking == (0, len("The frost fair on the river, a cold night."))
+        assert view.render_part().plain.startswith("▶ HOST")
+        assert text.startswith("The frost fair")
+        app.show_speaking(None)
+        assert view.speaking is None
+        assert not view.render_part().plain.startswith("▶")
+
+
+@pytest.mark.anyio
+async def test_mic_panel_shows_status_in_words_and_a_level() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert shown(app, "#mic-status") == "⚠ NO MICROPHONE"
+        app.show_mic(MicLevel(MicStatus.HEARING, level=0.5))
+        assert shown(app, "#mic-status") == "◉ HEARING ▮▮▮▮▮▯▯▯▯▯"
+        app.show_mic(MicLevel(MicStatus.MUTED))
+        assert shown(app, "#mic-status") == "✕ MUTED"
+
+
+@pytest.mark.anyio
+async def test_a_doubtful_heard_question_is_confirmed_before_anything_is_spent() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann, Bob")
+        game = app.driver.game
+        text = "Ada, where were you at nine?"
+        doubtful = Heard(text, text, (), 0.3, game.preview(text), needs_confirmation=True)
+        app.take_heard(doubtful)
+        await pilot.pause()
+        assert shown(app, "#ledger-questions") == "●●●●  4 of 4"
+        assert shown(app, "#heard").startswith("Heard: “Ada, where were you at nine?”")
+        assert "Say yes or no." in night_text(app)
+        app.take_heard(Heard("yes", "yes", (), 0.9, game.preview("yes"), needs_confirmation=False))
+        await pilot.pause()
+        assert shown(app, "#ledger-questions") == "●●●○  3 of 4"
+        assert_ledger_is_the_engines(app)

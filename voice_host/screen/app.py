@@ -9,17 +9,18 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane
 
-from engine.replies import PartKind, Reply
-from voice_host.events import HeardUtterance, MicLevel, MicStatus
-from voice_host.screen.driver import Exchange, GameDriver, TableDriver
+from engine.replies import PartKind, Reply, ReplyPart
+from voice_host.events import MicLevel, MicStatus
+from voice_host.screen.driver import Exchange, TableDriver
 from voice_host.screen.house import house_plan
 from voice_host.screen.views import Evidence, find_sentence, full_state_view, ledger_view
 from voice_host.screen.widgets import (
@@ -34,7 +35,25 @@ from voice_host.screen.widgets import (
     exhibit_options,
 )
 
+if TYPE_CHECKING:
+    from voice_host.session import SessionOutput
+    from voice_host.understand import Heard
+
 NO_VOICE = MicLevel(MicStatus.UNAVAILABLE, detail="Typed play: no microphone.")
+REPEATED = "(the last reply again)"
+
+
+class Voice(Protocol):
+    """The voice side as the screen uses it (see voice_host/screen/voice.py); all calls return at once."""
+
+    def say(self, reply: Reply) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def toggle_mute(self) -> bool: ...
+
+    def close(self) -> None: ...
+
 
 # Compact rules apply when the terminal is narrow OR short; both selectors are listed each time.
 CSS = """
@@ -51,7 +70,7 @@ Screen { layout: vertical; }
 #cell-acc { width: 1fr; }
 .cell .caption { color: $text-muted; text-style: bold; }
 .cell .value { text-style: bold; width: auto; }
-#cell-next .value { text-style: bold reverse; padding: 0 1; }
+#cell-next .value { text-style: bold reverse; padding: 0 1; height: 3; width: 1fr; content-align: left middle; }
 #cell-acc.-alert .value { text-style: bold reverse; padding: 0 1; }
 #round-digits { width: auto; text-style: bold; }
 #cell-round .value { color: $text-muted; }
@@ -97,6 +116,7 @@ Screen.-narrow #cell-questions, Screen.-short #cell-questions { width: 15; }
 Screen.-narrow #cell-next, Screen.-short #cell-next { width: 12; }
 Screen.-narrow #cell-broken, Screen.-short #cell-broken { width: 12; }
 Screen.-narrow #ledger-line, Screen.-short #ledger-line { margin-top: 0; }
+Screen.-narrow #cell-next .value, Screen.-short #cell-next .value { height: 1; }
 Screen.-narrow #top, Screen.-short #top { layout: vertical; }
 Screen.-narrow #mic, Screen.-short #mic { width: 1fr; layout: horizontal; border: none; padding: 0; }
 Screen.-narrow #mic-status, Screen.-short #mic-status { width: auto; margin-right: 2; }
@@ -132,11 +152,11 @@ class TableApp(App[int]):
         Binding("f8", "house", "House", priority=True),
     ]
 
-    def __init__(self, driver: TableDriver, *, mic: MicLevel = NO_VOICE) -> None:
+    def __init__(self, driver: TableDriver, *, voice: Voice | None = None, mic: MicLevel = NO_VOICE) -> None:
         super().__init__()
         self.driver = driver
+        self.voice = voice
         self.evidence = Evidence()
-        self.last_reply: Reply | None = None
         self.current: NightEntry | None = None
         self.ledger = LedgerPanel()
         self.mic = MicPanel()
@@ -174,8 +194,19 @@ class TableApp(App[int]):
         plan, _drawn = house_plan(self.driver.house_text)
         self.query_one("#house", Static).update(plan)
         self.show_mic(self._first_mic)
-        self.show_reply(self.driver.start(), None, None)
+        exchanges = self.driver.begin()
+        for exchange in exchanges:
+            self.show_reply(exchange.reply, exchange.said, exchange.taken_as)
+        if self.driver.resumed:
+            # The card: FULL STATE on resume.
+            self.full_state.show(full_state_view(self.driver.state))
+            self.full_state.add_class("-shown")
+        self._say(exchanges[-1].reply)
         self.query_one("#typed", Input).focus()
+
+    def on_unmount(self) -> None:
+        if self.voice is not None:
+            self.voice.close()
 
     # --- input -------------------------------------------------------------------------------------
 
@@ -187,19 +218,42 @@ class TableApp(App[int]):
             self.send(text)
 
     def send(self, text: str) -> Exchange:
-        """Send one typed line to the game and show what comes back."""
+        """Send one typed line to the game, show what comes back and say it."""
+        self._silence()
         exchange = self.driver.typed(text)
-        self.heard.show_typed(exchange.said, exchange.taken_as)
+        self.heard.show_typed(text, exchange.taken_as or "")
         self.show_reply(exchange.reply, exchange.said, exchange.taken_as)
+        self._say(exchange.reply)
         return exchange
 
-    # --- what the voice side reports (called on the UI thread) ---------------------------------------
+    # --- what the voice side reports (on the UI thread: the voice side uses call_from_thread) --------
 
     def show_mic(self, level: MicLevel) -> None:
         self.mic.show(level)
 
-    def show_heard(self, heard: HeardUtterance) -> None:
-        self.heard.show_heard(heard)
+    def take_heard(self, heard: Heard) -> None:
+        """An utterance, understood: through the session (which may ask to confirm) to the screen."""
+        if heard.usable:
+            self._silence()
+        self.show_output(self.driver.heard(heard))
+
+    def show_output(self, output: SessionOutput) -> None:
+        """Show and say what the session gave back for a heard utterance or a repeat."""
+        if output.heard is not None:
+            self.heard.show_heard(output.heard)
+        said = output.heard.text if output.heard is not None else None
+        taken_as = output.heard.taken_as if output.heard is not None else None
+        if output.replay and output.reply is not None:
+            self._add_entry(output.reply, REPEATED, None)
+            self._say(output.reply)
+        elif output.reply is not None:
+            self.show_reply(output.reply, said, taken_as)
+            self._say(output.reply)
+        elif output.host_line is not None:
+            # The session's own line ("I heard: ... Say yes or no."): shown and said, never a game turn.
+            line = Reply((ReplyPart(PartKind.SYSTEM, output.host_line),))
+            self._add_entry(line, said, taken_as)
+            self._say(line)
 
     def show_speaking(self, part_index: int | None, sentence: str = "") -> None:
         """Highlight the sentence being spoken in the current reply (None: the Host fell silent)."""
@@ -219,9 +273,9 @@ class TableApp(App[int]):
 
     def show_reply(self, reply: Reply, said: str | None, taken_as: str | None) -> NightEntry:
         state = self.driver.state
-        self.last_reply = reply
         result = next((part.text for part in reply.parts if part.kind is PartKind.RESULT), None)
-        self.ledger.show(ledger_view(state, reply.ledger), result)
+        if reply.parts and reply.parts[-1].kind is PartKind.LEDGER:
+            self.ledger.show(ledger_view(state, reply.ledger), result)
         has_full_state = any(part.kind is PartKind.FULL_STATE for part in reply.parts)
         if has_full_state:
             self.full_state.show(full_state_view(state))
@@ -267,9 +321,7 @@ class TableApp(App[int]):
             listing.add_options(options)
         if exhibits:
             listing.highlighted = highlighted if highlighted is not None else len(exhibits) - 1
-        self.query_one("#statements", StatementsView).show(
-            self.evidence.statements_round, self.evidence.statements
-        )
+        self.query_one("#statements", StatementsView).show(self.evidence.statements_round, self.evidence.statements)
 
     @on(OptionList.OptionHighlighted, "#exhibit-list")
     def exhibit_chosen(self, event: OptionList.OptionHighlighted) -> None:
@@ -279,25 +331,34 @@ class TableApp(App[int]):
         if view is None:
             text.update(f"E{number}: say “read E{number}” to hear it again.")
         else:
-            text.update(f"E{view.number}  {view.title}\n\n{view.text}")
+            text.update(Text.assemble((view.heading, "bold underline"), "\n", view.text))
+
+    # --- speech ---------------------------------------------------------------------------------------
+
+    def _say(self, reply: Reply) -> None:
+        if self.voice is not None:
+            self.voice.say(reply)
+
+    def _silence(self) -> None:
+        """New input interrupts the Host: what it was saying is on the screen anyway."""
+        if self.voice is not None:
+            self.voice.stop()
+        self.show_speaking(None)
 
     # --- keys -----------------------------------------------------------------------------------------
 
     def action_stop_talking(self) -> None:
-        self.show_speaking(None)
-        if self.mic.level.status is MicStatus.SPEAKING:
-            self.show_mic(MicLevel(MicStatus.LISTENING))
+        self._silence()
 
     def action_toggle_mic(self) -> None:
-        if self.mic.level.status is MicStatus.UNAVAILABLE:
+        if self.voice is None or self.mic.level.status is MicStatus.UNAVAILABLE:
             self.notify("No microphone: type instead.", title="Microphone")
             return
-        muted = self.mic.level.status is MicStatus.MUTED
-        self.show_mic(MicLevel(MicStatus.LISTENING if muted else MicStatus.MUTED))
+        self.voice.toggle_mute()  # the listener reports the new status itself
 
     def action_repeat(self) -> None:
-        if self.last_reply is not None:
-            self._add_entry(self.last_reply, "(the last reply again)", None)
+        self._silence()
+        self.show_output(self.driver.repeat())
 
     def action_save(self) -> None:
         self.send("save")
@@ -321,17 +382,24 @@ class TableApp(App[int]):
 
 
 def run_screen(args: argparse.Namespace) -> int:
-    """Load the case and run the table screen until the table quits."""
-    from engine.game import Game
-
+    """Load the case, start (or resume) the game and run the table screen until the table quits."""
     from engine.case import CaseError
-    from voice_host.casefiles import load_bundled_case, read_case_dir
+    from engine.game import Game
+    from voice_host.casefiles import case_dir_or_bundled, read_case_dir
+    from voice_host.journal import Journal, default_state_dir
 
     try:
-        case = read_case_dir(args.case) if args.case else load_bundled_case()
+        case = read_case_dir(case_dir_or_bundled(args.case))
     except CaseError as error:
         print(error, file=sys.stderr)
         return 1
-    driver = GameDriver(Game(case))
+    journal = Journal(args.state_dir or default_state_dir())
+    resume: list[str] = []
+    if args.resume:
+        resume = journal.messages()
+        if resume and journal.case_name() != case.public.mystery:
+            print(f"the journal in {journal.folder} is for another case", file=sys.stderr)
+            return 1
+    driver = TableDriver(Game(case), journal, resume)
     app = TableApp(driver)
     return app.run() or 0

@@ -1,61 +1,82 @@
-"""What the screen drives: one small adapter around the game, so that swapping in the voice host's
-session later is a one-line change in `app.run_screen`."""
+"""What the screen drives: the game through the voice host's `HostSession`, with the journal.
+
+The screen only calls `begin`, `typed`, `heard`, `repeat` and reads `state`; everything it shows comes
+from the `Reply` parts and `GameState` handed back here.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from engine.replies import Reply
 from engine.state import GameState
-from voice_host.screen.views import ExhibitView, describe_message
+from voice_host.screen.views import ExhibitView
+from voice_host.session import HostSession, SessionOutput, describe
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from voice_host.journal import Journal
+    from voice_host.understand import Heard
 
 
 @dataclass(frozen=True)
 class Exchange:
-    """One message from the table and the Host's reply to it."""
+    """One message from the table (None for the opening) and the Host's reply to it."""
 
-    said: str  # what the table said, as the engine saw it
-    taken_as: str  # what it was taken as: "question to Abel Thwaite", "table talk" ...
+    said: str | None  # what the table said
+    taken_as: str | None  # what it was taken as: "question to Abel Thwaite", "table talk" ...
     reply: Reply
 
 
-class TableDriver(Protocol):
-    """The game as the screen sees it: start, send a typed line, read the state."""
+class TableDriver:
+    """Drives one game for the screen: typed lines, heard utterances, repeats; journals every message."""
 
-    @property
-    def state(self) -> GameState: ...
-
-    @property
-    def house_text(self) -> str: ...
-
-    def start(self) -> Reply: ...
-
-    def read_exhibit(self, number: int) -> ExhibitView | None: ...
-
-    def typed(self, text: str) -> Exchange: ...
-
-
-class GameDriver:
-    """Drives an engine `Game` directly (typed play)."""
-
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, journal: Journal | None = None, resume: list[str] | None = None) -> None:
         self.game = game
+        self.journal = journal
         self.names = {suspect.key: suspect.name for suspect in game.case.suspects}
+        self.session = HostSession(game, self.names, on_sent=journal.record if journal is not None else None)
+        self._resume = list(resume or [])
 
     @property
     def state(self) -> GameState:
         return self.game.state
 
     @property
+    def resumed(self) -> bool:
+        return bool(self._resume)
+
+    @property
     def house_text(self) -> str:
         return self.game.case.public.house
 
-    def start(self) -> Reply:
-        return self.game.start()
+    @property
+    def spoken_names(self) -> dict[str, str]:
+        return dict(self.names)
+
+    def begin(self) -> list[Exchange]:
+        """The opening, or on resume the whole night so far, replayed from the journal's messages."""
+        exchanges = [Exchange(None, None, self.game.start())]
+        if not self._resume and self.journal is not None:
+            self.journal.start_new(self.game.case.public.mystery, exchanges[0].reply)
+        for text in self._resume:
+            # Straight to the game, not the session: these are in the journal already.
+            taken_as = self._taken_as(text)
+            exchanges.append(Exchange(text, taken_as, self.game.handle(text)))
+        return exchanges
+
+    def typed(self, text: str) -> Exchange:
+        taken_as = self._taken_as(text)  # before handling: what it is taken as in the current state
+        output = self.session.typed(text)
+        assert output.reply is not None  # typed text always reaches the engine
+        return Exchange(text, taken_as, output.reply)
+
+    def heard(self, heard: Heard) -> SessionOutput:
+        return self.session.heard(heard)
+
+    def repeat(self) -> SessionOutput:
+        return self.session.repeat()
 
     def read_exhibit(self, number: int) -> ExhibitView | None:
         """An exhibit the table has already heard (for a resumed game); None for one not yet read."""
@@ -64,7 +85,5 @@ class GameDriver:
         exhibit = self.game.case.exhibit(number)
         return ExhibitView(exhibit.number, exhibit.title, exhibit.text)
 
-    def typed(self, text: str) -> Exchange:
-        message = self.game.preview(text)  # before handling: what it is taken as in the current state
-        reply = self.game.handle(text)
-        return Exchange(message.text or text, describe_message(message, self.names), reply)
+    def _taken_as(self, text: str) -> str:
+        return describe(self.game.preview(text), text, self.names)

@@ -7,10 +7,9 @@ nothing here can reach into the engine's insides: only `GameState`, `Reply` part
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from engine.messages import Command, Message, MessageKind
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.state import Accusation, GameState, Phase
 
@@ -67,36 +66,6 @@ def speaker_label(part: ReplyPart) -> str:
     return HOST
 
 
-def describe_message(message: Message, names: Mapping[str, str]) -> str:
-    """What a message was taken as, for the "heard" line: never a topic and nothing sealed.
-
-    `names` maps suspect keys to full names.
-    """
-    name = names.get(message.suspect, message.suspect) if message.suspect else None
-    exhibits = ", ".join(f"E{n}" for n in message.exhibits)
-    if message.kind is MessageKind.QUESTION and name:
-        return f"question to {name}"
-    if message.kind is MessageKind.CONFRONTATION and name:
-        return f"confrontation of {name} with {exhibits}" if exhibits else f"confrontation of {name}"
-    if message.kind is MessageKind.ACCUSATION:
-        if name and exhibits:
-            return f"accusation of {name} with {exhibits}"
-        return f"accusation of {name}" if name else "accusation"
-    if message.kind is MessageKind.COMMAND and message.command is not None:
-        return _describe_command(message.command, name, message.exhibits)
-    if message.kind is MessageKind.TABLE_TALK:
-        return "table talk"
-    return "a word to the Host"
-
-
-def _describe_command(command: Command, name: str | None, exhibits: tuple[int, ...]) -> str:
-    if command is Command.READ and exhibits:
-        return f"command: read E{exhibits[0]}"
-    if command is Command.ANSWERS and name:
-        return f"command: answers {name}"
-    return f"command: {command.value}"
-
-
 # A sentence ends at . ! or ? (with any closing quote) before a space, except after a title.
 _SENTENCE_END = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bMiss)(?<!\bDr)(?<!\bSt)[.!?…][\"'”’)]*(?=\s)")
 
@@ -126,9 +95,7 @@ def _loose(text: str) -> str:
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
-def find_sentence(
-    text: str, sentence: str, spoken_form: Callable[[str], str] = lambda text: text
-) -> tuple[int, int] | None:
+def find_sentence(text: str, sentence: str, spoken_form: Callable[[str], str] = lambda text: text) -> tuple[int, int] | None:
     """The span of `text` holding the sentence the speaker reports, or None if none does.
 
     The speaker reports the words as said (abbreviations spelled out, times reworded), so each shown
@@ -184,9 +151,7 @@ class Evidence:
                     self.exhibits[part.exhibit] = view
                     changed = True
         statements = tuple(
-            StatementView(speaker_label(part), part.text)
-            for part in reply.parts
-            if part.kind is PartKind.STATEMENT
+            StatementView(speaker_label(part), part.text) for part in reply.parts if part.kind is PartKind.STATEMENT
         )
         if statements and (statements != self.statements or state.round != self.statements_round):
             # A round opening (or "statements" on request) reads all of the current round's statements.

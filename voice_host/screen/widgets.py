@@ -161,21 +161,19 @@ class PartView(Static):
         super().__init__("", classes=f"part -{part.kind.value}")
         self.part = part
         self.speaking: tuple[int, int] | None = None
-        self.update(self._render_part())
+        self.update(self.render_part())
 
     def speak(self, span: tuple[int, int] | None) -> None:
         self.speaking = span
         self.set_class(span is not None, "-speaking")
-        self.update(self._render_part())
+        self.update(self.render_part())
 
-    def _render_part(self) -> Text:
+    def render_part(self) -> Text:
         part = self.part
         span = self.speaking
         marker = "▶ " if span is not None else ""
         if part.kind is PartKind.EXHIBIT:
-            head = Text.assemble(
-                (f"{marker}Host reads E{part.exhibit}  ", "bold"), (part.title or "", "bold italic")
-            )
+            head = Text.assemble((f"{marker}Host reads E{part.exhibit}  ", "bold"), (part.title or "", "bold italic"))
             body = Text(part.text)
         elif part.kind is PartKind.SAVE:
             head = Text(f"{marker}SAVE (copy this to resume in a new game)", "bold")
