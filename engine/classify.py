@@ -257,6 +257,10 @@ class Classifier:
             ):
                 return Decision(Action.LATECOMER, self._msg(MessageKind.OTHER, text), names=(name,))
         address = self.address(text, s.seats)
+        if s.phase is Phase.ACCUSATION and not (address is not None and address.seat and not address.suspects):
+            accusation = self._accusation(text)  # THE ACCUSATION decides in round A
+            if accusation is not None:
+                return accusation
         request = self._host_request(text, address)  # rule 2
         if request is not None:
             return request
@@ -264,10 +268,6 @@ class Classifier:
             return Decision(Action.TABLE_TALK, self._msg(MessageKind.TABLE_TALK, text))
         if address is not None and address.other and not address.suspects:
             return Decision(Action.ONLY_SIX, self._msg(MessageKind.OTHER, text))
-        if s.phase is Phase.ACCUSATION:
-            accusation = self._accusation(text)
-            if accusation is not None:
-                return accusation
         if address is not None:
             put = self._put_to(text, address, s)  # rules 4-6
             if put is not None:

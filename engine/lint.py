@@ -348,6 +348,7 @@ def _check_lies(reveal: Reveal) -> list[Finding]:
             found.append(
                 _warning(reveal.file, lie.line, f"lie {lie.label} of {lie.suspect} is told after {lie.after}, another's lie")
             )
+    found += _shared_catches(reveal.file, lies)
     for label, lie in lies.items():
         chain = _chain(label, lies)
         if chain is None:
@@ -377,6 +378,39 @@ def _check_lies(reveal: Reveal) -> list[Finding]:
                     )
                 )
     return found
+
+
+def _shared_catches(file: str, lies: Mapping[str, FileEntry]) -> list[Finding]:
+    """One exhibit in the CATCH of two lies that can stand at once breaks only the first in the FILE."""
+    found: list[Finding] = []
+    ordered = sorted(lies.values(), key=lambda entry: entry.line)
+    for index, first in enumerate(ordered):
+        for second in ordered[index + 1 :]:
+            if first.suspect != second.suspect or _in_chain(first, second, lies) or _in_chain(second, first, lies):
+                continue
+            shared = sorted(set(first.catch) & set(second.catch))
+            if shared:
+                found.append(
+                    _warning(
+                        file,
+                        second.line,
+                        f"{_exhibits(shared)} catches both {first.label} and {second.label} of {first.suspect}; "
+                        f"one confrontation breaks only {first.label}",
+                    )
+                )
+    return found
+
+
+def _in_chain(earlier: FileEntry, later: FileEntry, lies: Mapping[str, FileEntry]) -> bool:
+    """Whether `later` is told only after `earlier` breaks (directly or down a chain)."""
+    seen: set[str] = set()
+    current = later
+    while current.after is not None and current.after in lies and current.after not in seen:
+        if current.after == earlier.label:
+            return True
+        seen.add(current.after)
+        current = lies[current.after]
+    return False
 
 
 def _chain(label: str, lies: Mapping[str, FileEntry]) -> list[str] | None:
