@@ -199,6 +199,13 @@ def test_a_told_after_lie_caught_only_by_earlier_exhibits_is_a_warning() -> None
     assert any("lie K2 can first be told in round 3" in m for m in messages(report, Severity.WARNING))
 
 
+def test_one_exhibit_catching_two_standing_lies_of_one_suspect_is_a_warning() -> None:
+    reveal = edit(REVEAL_TEXT, "  catch: E7\n", "  catch: E7; E8\n")
+    report = lint(reveal)
+    assert messages(report) == []
+    assert "E8 catches both M1 and M2 of marsden; one confrontation breaks only M1" in messages(report, Severity.WARNING)
+
+
 def test_silence_that_is_not_the_admits_last_sentence_is_an_error() -> None:
     reveal = edit(REVEAL_TEXT, '  silence: "I shall say nothing more."', '  silence: "Leave me be."')
     only_error(lint(reveal), r"'silence' must be the last sentence of its 'admit'")

@@ -1,0 +1,161 @@
+"""Hollin Fold through the real engine: each spoken question reaches its topic, and every lie breaks in play.
+
+The questions are spoilers/hollin-fold/questions.tsv: for every suspect and topic, questions worded as a
+table says them aloud, each put to the suspect the card's way. A fresh game is seated with one player
+and, where a line is not yet in the FILE (a HELD line), first breaks one of that suspect's lies.
+"""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from engine.case import Case, EntryKind, FileEntry
+from engine.game import Game
+from engine.messages import MessageKind
+from engine.replies import PartKind, Reply
+from voice_host.casefiles import load_bundled_case
+
+QUESTIONS = Path(__file__).resolve().parents[1] / "spoilers" / "hollin-fold" / "questions.tsv"
+DEFLECT = "DEFLECT"
+
+
+@dataclass(frozen=True)
+class Row:
+    suspect: str
+    topic: str
+    question: str
+
+    def __str__(self) -> str:
+        return f"{self.suspect}/{self.topic}: {self.question}"
+
+
+@cache
+def case() -> Case:
+    return load_bundled_case()
+
+
+def read_rows() -> list[Row]:
+    with QUESTIONS.open(encoding="utf-8", newline="") as handle:
+        reader = csv.DictReader(handle, delimiter="\t")
+        return [Row(r["suspect_key"], r["topic"], r["question"]) for r in reader]
+
+
+ROWS = read_rows()
+
+
+def seated() -> Game:
+    game = Game(case())
+    game.start()
+    game.handle("Ann")
+    return game
+
+
+def to_round(game: Game, number: int) -> None:
+    while game.state.round < number:
+        game.handle("next")
+        game.handle("yes")
+
+
+def spoken(reply: Reply) -> list[str]:
+    return [part.text for part in reply.parts if part.kind is PartKind.SUSPECT]
+
+
+def round_of(exhibit: int) -> int:
+    return (exhibit - 1) // 4 + 1
+
+
+def lies_of(suspect: str) -> list[FileEntry]:
+    return [entry for entry in case().entries_for(suspect) if entry.kind is EntryKind.LIE]
+
+
+def break_first_lie(game: Game, suspect: str) -> None:
+    """Break the suspect's lie that can break soonest, so their HELD lines open."""
+    told = [lie for lie in lies_of(suspect) if lie.after is None]
+    lie = min(told, key=lambda entry: min(entry.catch))
+    exhibit = min(lie.catch)
+    to_round(game, round_of(exhibit))
+    game.handle(f"Confront {case().suspect(suspect).aliases[0]} with E{exhibit}")
+    assert lie.label in game.state.broken
+
+
+def expected_entry(row: Row) -> FileEntry:
+    entries = case().entries_for(row.suspect)
+    if row.topic == DEFLECT:
+        return next(entry for entry in entries if entry.kind is EntryKind.DEFLECT)
+    on_topic = [entry for entry in entries if entry.topic == row.topic]
+    assert on_topic, f"{row.suspect} has no topic {row.topic!r}"
+    first = [entry for entry in on_topic if entry.kind is not EntryKind.LIE or entry.after is None]
+    assert len(first) == 1, f"{row.suspect}/{row.topic}: expected one line in the FILE from the start"
+    return first[0]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=str)
+def test_a_spoken_question_gets_its_topics_line(row: Row) -> None:
+    game = seated()
+    entry = expected_entry(row)
+    if entry.kind is EntryKind.HELD:
+        break_first_lie(game, row.suspect)
+    message = game.preview(row.question)
+    assert message.kind is MessageKind.QUESTION
+    assert message.suspect == row.suspect
+    assert spoken(game.handle(row.question)) == [entry.words]
+
+
+def test_every_topic_has_three_differently_worded_questions_and_a_deflect() -> None:
+    asked: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for row in ROWS:
+        asked[(row.suspect, row.topic)].add(row.question.lower())
+    for suspect in case().suspects:
+        topics = {entry.topic for entry in case().entries_for(suspect.key) if entry.kind is not EntryKind.DEFLECT}
+        for topic in topics:
+            assert len(asked[(suspect.key, topic)]) >= 3, f"{suspect.key}/{topic}"
+        assert asked[(suspect.key, DEFLECT)], f"{suspect.key} has no DEFLECT question"
+    known = {(s.key, e.topic) for s in case().suspects for e in case().entries_for(s.key)}
+    assert set(asked) <= known, set(asked) - known
+
+
+def chain_to(label: str) -> list[FileEntry]:
+    chain = [case().lie(label)]
+    while chain[0].after is not None:
+        chain.insert(0, case().lie(chain[0].after))
+    return chain
+
+
+@pytest.mark.parametrize("label", [lie.label for lie in case().lies], ids=str)
+def test_every_lie_breaks_in_play_with_each_exhibit_of_its_catch(label: str) -> None:
+    *before, lie = chain_to(label)
+    suspect = case().suspect(lie.suspect)
+    for exhibit in lie.catch:
+        game = seated()
+        for earlier in before:
+            first = min(earlier.catch)
+            to_round(game, round_of(first))
+            game.handle(f"Confront {suspect.aliases[0]} with E{first}")
+        to_round(game, max(game.state.round, round_of(exhibit)))
+        asked = game.handle(f"{suspect.aliases[0]}, tell us about the {lie.cues[0]}?")
+        assert spoken(asked) == [lie.words], "the lie stands before it is confronted"
+        reply = game.handle(f"Confront {suspect.aliases[0]} with E{exhibit}")
+        system = [part.text for part in reply.parts if part.kind is PartKind.SYSTEM]
+        assert f"{suspect.call} breaks." in system
+        after = lie.admit if lie.admit is not None else case().lie(lie.gives_way_to or "").words
+        assert spoken(reply) == [after]
+        assert game.state.broken[-1] == label
+
+
+def test_the_case_meets_its_brief() -> None:
+    lies = case().lies
+    assert len(lies) >= 10
+    assert {lie.suspect for lie in lies} == {suspect.key for suspect in case().suspects}
+    assert sum(1 for lie in lies if lie.gives_way_to is not None) >= 2
+    assert sum(1 for lie in lies if lie.silence is not None) == 1
+    held = [entry for entry in case().reveal.entries if entry.kind is EntryKind.HELD]
+    assert held
+    for suspect in case().suspects:
+        topics = {entry.topic for entry in case().entries_for(suspect.key) if entry.kind is not EntryKind.DEFLECT}
+        assert len(topics) >= 10, suspect.key
