@@ -204,7 +204,7 @@ class Recognised:
 
 
 @dataclass
-class Listener:
+class RecognitionPasses:
     """Runs the recognition passes for one utterance with the chosen biasing."""
 
     recognizer: Recognizer
