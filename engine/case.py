@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from engine.caseformat import END_OF_FILE, CaseFormatError, Record, RecordSchema, parse_records
@@ -172,6 +172,8 @@ class Case:
     notice: Notice
     reveal: Reveal
     reveal_sha256: str
+    # Indexes built from the case once and shared by every Game of it (name patterns, cue tables).
+    derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def suspects(self) -> tuple[Suspect, ...]:

@@ -200,7 +200,10 @@ class Address(Targets):
 class Classifier:
     def __init__(self, case: Case) -> None:
         self.case = case
-        self.names = NameIndex(case.public)
+        names = case.derived.get("names")
+        if not isinstance(names, NameIndex):
+            names = case.derived["names"] = NameIndex(case.public)
+        self.names = names
 
     # -- entry point --------------------------------------------------------------------------
 

@@ -51,6 +51,9 @@ _KILL = re.compile(
 )
 
 
+CueIndex = dict[str, dict[str, list[tuple[tuple[str, ...], FileEntry]]]]
+
+
 @dataclass
 class _Seating:
     names: list[str]
@@ -89,6 +92,7 @@ class Game:
         self._t = _Table()
         self._parts: list[ReplyPart] = []
         self._result: str | None = None  # the RESULT line, printed once, after the final LEDGER
+        self._cues = self._index_cues()  # built once per case
         self.journal: list[str] = []  # every message handled, in order: replaying them rebuilds the game
 
     # -- public API ---------------------------------------------------------------------------------
@@ -482,21 +486,43 @@ class Game:
         return entry.words
 
     def topic_entry(self, suspect: str, question: str) -> FileEntry | None:
-        """The FILE entry a question asks about now: the in-FILE topic whose cue comes first."""
+        """The FILE entry a question asks about now: the in-FILE topic whose cue comes first.
+
+        At the same place a longer cue wins, then a line that came into the FILE later (a lie told only
+        after another, a HELD line)."""
         tokens = words(question)
-        best: tuple[tuple[int, int, int], FileEntry] | None = None
-        for entry in self.case.entries_for(suspect):
-            if not self._in_file(entry):
-                continue
-            recent = 1 if (entry.after is not None or entry.kind is EntryKind.HELD) else 0
+        index = self._cues[suspect]
+        for at, token in enumerate(tokens):
+            best: tuple[tuple[int, int], FileEntry] | None = None
+            for cue, entry in index.get(token, ()):
+                if find_phrase(tokens[at : at + len(cue)], list(cue)) != 0 or not self._in_file(entry):
+                    continue
+                recent = 1 if (entry.after is not None or entry.kind is EntryKind.HELD) else 0
+                rank = (-len(cue), -recent)
+                if best is None or rank < best[0]:
+                    best = (rank, entry)
+            if best is not None:
+                return best[1]
+        return None
+
+    def _index_cues(self) -> CueIndex:
+        """Each suspect's cues by the word they start with, so a question is scanned once."""
+        cached = self.case.derived.get("cues")
+        if isinstance(cached, dict):
+            return cached
+        index: CueIndex = {s.key: {} for s in self.case.suspects}
+        for entry in self.case.reveal.entries:
             for cue in entry.cues:
-                cue_words = words(cue)
-                at = find_phrase(tokens, cue_words)
-                if at is not None:
-                    rank = (at, -len(cue_words), -recent)
-                    if best is None or rank < best[0]:
-                        best = (rank, entry)
-        return best[1] if best else None
+                cue_words = tuple(words(cue))
+                if not cue_words:
+                    continue
+                first = cue_words[0]
+                # a one-word cue may be said with a plural or possessive ending, like the last word of any cue
+                starts = (first, first + "s", first + "es", first + "'s") if len(cue_words) == 1 else (first,)
+                for start in starts:
+                    index[entry.suspect].setdefault(start, []).append((cue_words, entry))
+        self.case.derived["cues"] = index
+        return index
 
     def _answer(self, suspect: str, question: str) -> str:
         if suspect in self._t.silenced:
