@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import numpy as np
 import pytest
@@ -315,8 +315,10 @@ class FakePlayer:
         if not hold:
             self._done.set()
 
-    def play(self, audio: Audio) -> None:
+    def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None:
         self.played.append(float(audio[0]))
+        if on_start is not None:
+            on_start()  # a real player calls it when the audio begins to sound
         self.first_play.set()
 
     def stop(self) -> None:
@@ -344,12 +346,20 @@ def test_the_host_speaks_every_sentence_and_shuts_the_microphone_meanwhile() -> 
     h = Harness()
     player = FakePlayer()
     first_audio: list[float] = []
-    voice = HostVoice(FakeSynthesizer(), player, h.listener, on_first_audio=lambda reply, s: first_audio.append(s))
+    sentences: list[SpeechLine] = []
+    voice = HostVoice(
+        FakeSynthesizer(),
+        player,
+        h.listener,
+        on_first_audio=lambda reply, s: first_audio.append(s),
+        on_sentence=sentences.append,
+    )
     voice.say(REPLY)
     assert voice.wait_idle(timeout=10)
     voice.close()
     assert player.played == [1.0, 2.0, 3.0]
     assert len(first_audio) == 1 and first_audio[0] >= 0
+    assert [line.text for line in sentences] == ["One", "Two", "Three."]
     assert h.kinds()[0] is MicStatus.SPEAKING
     h.feed(speech(0.5, 6))  # the tail after speaking is still shut
     assert h.understood == []
@@ -396,3 +406,47 @@ def test_input_level_bounds(value: float, expected: float) -> None:
     from voice_host.listener import input_level
 
     assert input_level(block(value)) == pytest.approx(expected)
+
+
+# --- opening the devices ---
+
+
+def _no_device(self: object) -> None:
+    raise NoMicrophoneError("No microphone found: type your questions instead.")
+
+
+def _no_speaker(self: object) -> None:
+    from voice_host.audio import NO_SPEAKER, NoSpeakerError
+
+    raise NoSpeakerError(NO_SPEAKER)
+
+
+def test_no_microphone_and_no_speaker_means_typed_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    from voice_host import audio
+    from voice_host.audio import AudioUnavailableError
+    from voice_host.listener import open_voice
+
+    monkeypatch.setattr(audio.Capture, "start", _no_device)
+    monkeypatch.setattr(audio.Player, "start", _no_speaker)
+    statuses: list[MicLevel] = []
+    with pytest.raises(AudioUnavailableError) as caught:
+        open_voice(lambda a: a, lambda u: None, statuses.append, ("thwaite",))
+    assert "No microphone found" in str(caught.value) and "No speaker found" in str(caught.value)
+    assert statuses[-1].status is MicStatus.UNAVAILABLE
+
+
+def test_no_microphone_still_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from voice_host import audio
+    from voice_host.listener import open_voice
+
+    monkeypatch.setattr(audio.Capture, "start", _no_device)
+    monkeypatch.setattr(audio.Player, "start", lambda self: None)
+    statuses: list[MicLevel] = []
+    voice = open_voice(lambda a: a, lambda u: None, statuses.append, ("thwaite", "ruddock"))
+    try:
+        assert voice.listener is None and voice.voice is not None
+        assert voice.problems == ("No microphone found: type your questions instead.",)
+        assert statuses == [MicLevel(MicStatus.UNAVAILABLE, detail=voice.problems[0])]
+        assert voice.toggle_mute() is True  # nothing to unmute
+    finally:
+        voice.close()

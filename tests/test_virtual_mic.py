@@ -138,3 +138,26 @@ def test_speech_through_a_virtual_microphone_is_heard(
     # The utterance is about as long as what was said plus pre-roll and hangover, not the whole stream.
     assert len(said) / RATE < heard[0].audio.size / RATE < len(said) / RATE + 1.5
     assert capture.dropped == 0
+
+
+def test_the_player_plays_through_pulse_and_stops_mid_sentence(virtual_mic: Path) -> None:
+    from voice_host.audio import Player
+
+    player = Player(device="pulse")
+    player.start()
+    try:
+        started = threading.Event()
+        second = threading.Event()
+        tone = (0.2 * np.sin(np.arange(player.sample_rate * 5) * 2 * np.pi * 440 / player.sample_rate)).astype(np.float32)
+        player.play(tone, on_start=started.set)
+        player.play(tone, on_start=second.set)
+        assert started.wait(timeout=10), "playback never began"
+        assert player.playing
+        player.stop()  # ten seconds queued: stop must cut it short
+        assert player.wait(timeout=2)
+        assert not player.playing and not second.is_set()
+        short = np.zeros(player.sample_rate // 10, dtype=np.float32)
+        player.play(short)
+        assert player.wait(timeout=10)  # a short sound plays out by itself
+    finally:
+        player.close()

@@ -15,6 +15,7 @@ import queue
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -215,7 +216,7 @@ class Player:
         self.device = device
         self.sample_rate = sample_rate
         self.block_size = block_size
-        self._buffer: deque[Audio] = deque()
+        self._buffer: deque[tuple[Audio, Callable[[], None] | None]] = deque()
         self._offset = 0  # samples of _buffer[0] already played
         self._lock = threading.Lock()
         self._idle = threading.Event()
@@ -244,7 +245,10 @@ class Player:
         written = 0
         with self._lock:
             while written < frames and self._buffer:
-                head = self._buffer[0]
+                head, on_start = self._buffer[0]
+                if self._offset == 0 and on_start is not None:
+                    self._buffer[0] = (head, None)
+                    on_start()  # quick by contract: the screen hands it to its own thread
                 take = min(frames - written, len(head) - self._offset)
                 out[written : written + take] = head[self._offset : self._offset + take]
                 written += take
@@ -256,12 +260,15 @@ class Player:
                 self._idle.set()
         out[written:] = 0.0
 
-    def play(self, audio: Audio) -> None:
-        """Queue audio (at this player's sample rate) after whatever is still playing."""
+    def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None:
+        """Queue audio (at this player's sample rate) after whatever is still playing.
+
+        `on_start` is called (from the audio thread; keep it quick) when this audio begins to sound.
+        """
         if len(audio) == 0:
             return
         with self._lock:
-            self._buffer.append(np.asarray(audio, dtype=np.float32))
+            self._buffer.append((np.asarray(audio, dtype=np.float32), on_start))
             self._idle.clear()
 
     def stop(self) -> None:

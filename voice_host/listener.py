@@ -34,7 +34,7 @@ import numpy as np
 from engine.replies import Reply
 from voice_host.audio import MICROPHONE_LOST, AudioUnavailableError, DeviceLostError
 from voice_host.events import MicLevel, MicStatus
-from voice_host.tts import SpokenSentence
+from voice_host.tts import SpeechLine, SpokenSentence
 from voice_host.vad import Audio, SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
 
 T = TypeVar("T")
@@ -313,7 +313,7 @@ class AudioSink(Protocol):
 
     sample_rate: int
 
-    def play(self, audio: Audio) -> None: ...
+    def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None: ...
 
     def stop(self) -> None: ...
 
@@ -334,8 +334,10 @@ class HostVoice:
         listener: Listener[Any] | None = None,
         on_first_audio: Callable[[Reply, float], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        on_sentence: Callable[[SpeechLine], None] | None = None,
     ) -> None:
         self.synthesizer = synthesizer
+        self.on_sentence = on_sentence
         self.player = player
         self.listener = listener
         self.on_first_audio = on_first_audio
@@ -395,6 +397,12 @@ class HostVoice:
                 if self._jobs.empty():
                     self._idle.set()
 
+    def _announcer(self, line: SpeechLine) -> Callable[[], None] | None:
+        on_sentence = self.on_sentence
+        if on_sentence is None:
+            return None
+        return lambda: on_sentence(line)
+
     def _speak(self, reply: Reply, generation: int) -> None:
         if self.listener is not None:
             self.listener.begin_speaking()
@@ -406,7 +414,7 @@ class HostVoice:
             for sentence in self.synthesizer.stream(reply):
                 if self._generation != generation:
                     break
-                self.player.play(sentence.audio)
+                self.player.play(sentence.audio, self._announcer(sentence.line))
                 if first and self.on_first_audio is not None:
                     self.on_first_audio(reply, self.clock() - started)
                 first = False
@@ -415,3 +423,101 @@ class HostVoice:
         finally:
             if self.listener is not None:
                 self.listener.end_speaking()
+
+
+# --- the whole voice side, as the screen uses it ----------------------------------------------------
+
+
+class VoiceIO(Generic[T]):
+    """Ears and mouth together: say / stop / toggle_mute / repeat / close, all returning at once.
+
+    Either half may be missing (no microphone: typed questions, spoken replies; no speaker: spoken
+    questions, replies on screen only); `problems` holds the plain sentences saying so.
+    """
+
+    def __init__(
+        self,
+        listener: Listener[T] | None,
+        voice: HostVoice | None,
+        player: Any = None,
+        problems: tuple[str, ...] = (),
+    ) -> None:
+        self.listener = listener
+        self.voice = voice
+        self.player = player
+        self.problems = problems
+
+    def say(self, reply: Reply) -> None:
+        if self.voice is not None:
+            self.voice.say(reply)
+
+    def stop(self) -> None:
+        if self.voice is not None:
+            self.voice.stop()
+
+    def repeat(self) -> bool:
+        return self.voice.repeat() if self.voice is not None else False
+
+    def toggle_mute(self) -> bool:
+        return self.listener.toggle_mute() if self.listener is not None else True
+
+    def close(self) -> None:
+        if self.voice is not None:
+            self.voice.close()
+        if self.listener is not None:
+            self.listener.stop()
+        if self.player is not None:
+            self.player.close()
+
+
+def open_voice(
+    understand: Callable[[Audio], T],
+    on_utterance: Callable[[Utterance[T]], None],
+    on_status: Callable[[MicLevel], None],
+    suspect_keys: tuple[str, ...],
+    on_sentence: Callable[[SpeechLine], None] | None = None,
+    input_device: int | str | None = None,
+    output_device: int | str | None = None,
+) -> VoiceIO[T]:
+    """Open the speaker and the microphone, load piper and Silero, and start listening.
+
+    Slow (models load): call it off the UI thread. `understand` should already have its whisper
+    model loaded. Raises AudioUnavailableError (a plain sentence) only when there is neither a
+    microphone nor a speaker: then the table plays by typing.
+    """
+    from voice_host.audio import Capture, Player
+    from voice_host.tts import Synthesizer, VoiceConfigError, default_voice_map, load_voice_map
+    from voice_host.vad import SileroVad
+
+    problems: list[str] = []
+    player: Player | None = None
+    try:
+        speaker = Player(device=output_device)
+        speaker.start()
+        player = speaker
+    except AudioUnavailableError as error:
+        problems.append(str(error))
+
+    listener: Listener[T] | None = None
+    try:
+        ears: Listener[T] = Listener(Capture(device=input_device), SileroVad(), understand, on_utterance, on_status)
+        ears.start()
+        listener = ears
+    except AudioUnavailableError as error:
+        problems.append(str(error))
+        on_status(MicLevel(MicStatus.UNAVAILABLE, detail=str(error)))
+
+    if player is None and listener is None:
+        raise AudioUnavailableError(" ".join(problems))
+
+    voice: HostVoice | None = None
+    if player is not None:
+        try:
+            voices = load_voice_map(suspect_keys)
+        except VoiceConfigError as error:
+            problems.append(f"{error} Using the built-in voices.")
+            voices = default_voice_map(suspect_keys)
+        synthesizer = Synthesizer(voices, output_rate=player.sample_rate)
+        synthesizer.preload()
+        voice = HostVoice(synthesizer, player, listener, on_sentence=on_sentence)
+    return VoiceIO(listener, voice, player, tuple(problems))
