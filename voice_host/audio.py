@@ -60,14 +60,32 @@ def sounddevice_module() -> ModuleType:
     return module
 
 
-def rescan_devices() -> None:
+_open_streams: set[int] = set()  # ids of our open streams: a rescan would break them
+_streams_lock = threading.Lock()
+
+
+def _opened(owner: object) -> None:
+    with _streams_lock:
+        _open_streams.add(id(owner))
+
+
+def _closed(owner: object) -> None:
+    with _streams_lock:
+        _open_streams.discard(id(owner))
+
+
+def rescan_devices() -> bool:
     """PortAudio lists devices only when it starts: restart it so a re-plugged device is seen.
 
-    Only call this with no stream open (it invalidates every open stream).
+    Skipped (False) while any of our streams is open, since a restart would break it.
     """
-    sd = sounddevice_module()
-    sd._terminate()
-    sd._initialize()
+    with _streams_lock:
+        if _open_streams:
+            return False
+        sd = sounddevice_module()
+        sd._terminate()
+        sd._initialize()
+        return True
 
 
 def check_microphone(device: int | str | None = None, sample_rate: int = CAPTURE_RATE) -> None:
@@ -136,6 +154,7 @@ class Capture:
         except (sd.PortAudioError, ValueError):
             self._stream = None
             raise NoMicrophoneError(NO_MICROPHONE) from None
+        _opened(self)
         self._last_block = time.monotonic()
 
     def _on_block(self, indata: Any, frames: int, time_info: Any, status: Any) -> None:
@@ -182,6 +201,7 @@ class Capture:
 
     def stop(self) -> None:
         stream, self._stream = self._stream, None
+        _closed(self)
         if stream is not None:
             try:
                 stream.abort()
@@ -196,7 +216,8 @@ class Capture:
         try:
             self.start()
         except NoMicrophoneError:
-            rescan_devices()
+            if not rescan_devices():
+                raise
             self.start()
 
     def __enter__(self) -> Capture:
@@ -239,6 +260,7 @@ class Player:
         except (sd.PortAudioError, ValueError):
             self._stream = None
             raise NoSpeakerError(NO_SPEAKER) from None
+        _opened(self)
 
     def _fill(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
         out = outdata[:, 0]
@@ -289,6 +311,7 @@ class Player:
     def close(self) -> None:
         self.stop()
         stream, self._stream = self._stream, None
+        _closed(self)
         if stream is not None:
             try:
                 stream.abort()
