@@ -89,6 +89,12 @@ class Rendered:
     text: str
     audio: np.ndarray  # 16 kHz float32, 0.3 s of silence either side
 
+    @property
+    def speech_end(self) -> float:
+        """Seconds into the clip where the voice stops (the last sample above -40 dBFS)."""
+        loud = np.flatnonzero(np.abs(self.audio) > 0.01)
+        return float(loud[-1] + 1) / SAMPLE_RATE if len(loud) else 0.0
+
 
 def render_all(synthesizer: Synthesizer) -> list[Rendered]:
     pad = np.zeros(int(0.3 * SAMPLE_RATE), dtype=np.float32)
@@ -139,7 +145,9 @@ def bench_piper(synthesizer: Synthesizer) -> dict[str, float]:
     return results
 
 
-def bench_loop(model: WhisperModelName, clips: list[Rendered], synthesizer: Synthesizer, early: bool) -> dict[str, float]:
+def bench_loop(
+    model: WhisperModelName, clips: list[Rendered], synthesizer: Synthesizer, early_seconds: float | None
+) -> dict[str, float]:
     """Feed each clip in real time through Capture's stand-in, Silero, the segmenter and whisper.
 
     End of speech is the moment the last speech sample was fed; first audio is when the first
@@ -147,9 +155,9 @@ def bench_loop(model: WhisperModelName, clips: list[Rendered], synthesizer: Synt
     """
     recognizer = Recognizer(RecognitionOptions(model=model, beam_size=5))
     settings = ListenerSettings()
-    if not early:
-        segmenter = replace(settings.segmenter, early_seconds=settings.segmenter.silence_seconds)
-        settings = replace(settings, segmenter=segmenter)
+    # None: no early start (transcription begins when the hangover runs out).
+    early = settings.segmenter.silence_seconds if early_seconds is None else early_seconds
+    settings = replace(settings, segmenter=replace(settings.segmenter, early_seconds=early))
     block = 512
     waits: list[float] = []
     to_first_audio: list[float] = []
@@ -171,7 +179,7 @@ def bench_loop(model: WhisperModelName, clips: list[Rendered], synthesizer: Synt
             source, SileroVad(), recognizer.transcribe, deliver, settings=settings, executor=executor
         )
         audio = np.concatenate([clip.audio, np.zeros(SAMPLE_RATE * 2, dtype=np.float32)])
-        speech_end = (len(clip.audio) - int(0.3 * SAMPLE_RATE)) / SAMPLE_RATE  # the clip's own trailing pad
+        speech_end = clip.speech_end
         started = time.monotonic()
         for index in range(0, len(audio), block):
             due = started + index / SAMPLE_RATE
@@ -304,18 +312,19 @@ def main(argv: list[str] | None = None) -> int:
 
     if not args.quick:
         lines += ["", "End of speech -> first audio, real-time feed through Silero + segmenter (hangover "
-                  f"{ListenerSettings().segmenter.silence_seconds} s, early start after "
-                  f"{ListenerSettings().segmenter.early_seconds} s) + whisper + the reply's first piper sentence:",
-                  "", "| model | early start | p50 -> transcript | p50 -> first audio | p90 -> first audio |",
+                  f"{ListenerSettings().segmenter.silence_seconds} s) + whisper + the reply's first piper sentence:",
+                  "", "| model | early start after | p50 -> transcript | p50 -> first audio | p90 -> first audio |",
                   "|---|---|---|---|---|"]  # fmt: skip
-        for model, early in (
-            (WhisperModelName.TINY_EN, True),
-            (WhisperModelName.BASE, True),
-            (WhisperModelName.BASE, False),
+        for model, early_seconds in (
+            (WhisperModelName.TINY_EN, 0.2),
+            (WhisperModelName.BASE, 0.2),
+            (WhisperModelName.BASE, 0.35),
+            (WhisperModelName.BASE, None),
         ):
-            loop = bench_loop(model, clips, synthesizer, early)
+            loop = bench_loop(model, clips, synthesizer, early_seconds)
+            early_text = "none" if early_seconds is None else f"{early_seconds} s"
             lines.append(
-                f"| {model.value} b5 | {'yes' if early else 'no'} | {loop['p50 end of speech -> transcript']:.2f} | "
+                f"| {model.value} b5 | {early_text} | {loop['p50 end of speech -> transcript']:.2f} | "
                 f"{loop['p50 end of speech -> first audio']:.2f} | {loop['p90 end of speech -> first audio']:.2f} |"
             )
 
