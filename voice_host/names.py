@@ -52,11 +52,9 @@ class _Token:
 
 
 # Titles are part of how a name is said, never a name to correct towards.
-_TITLES = frozenset({"mr", "mrs", "miss", "ms", "master", "reverend", "rev", "the", "dr", "doctor"})
+_TITLES = frozenset({"mr", "mrs", "miss", "ms", "reverend", "rev", "the", "dr", "doctor"})
 # The card's openers; dropped before classifying, never corrected (Ormerod -> "right" is common).
-_OPENERS = frozenset(
-    {"ok", "okay", "so", "right", "well", "now", "then", "um", "uh", "er", "erm", "oh", "and"}
-)
+_OPENERS = frozenset({"ok", "okay", "so", "right", "well", "now", "then", "um", "uh", "er", "erm", "oh", "and"})
 # Words that can fill a name slot without being a name: "Ask him", "Confront the butler", "to all".
 _STOP_WORDS = frozenset(
     """a an the him her them he she they it this that these those his hers their everyone everybody
@@ -65,19 +63,24 @@ _STOP_WORDS = frozenset(
     are be been being did do does done had has have can could would should will shall may might must
     you your yours we us our me my i again please just also too very""".split()
 )
-_QUESTION_WORDS = frozenset(
-    "who what where when why how did were was is are do does have had can could would will tell".split()
-)
+_QUESTION_WORDS = frozenset("who what where when why how did were was is are do does have had can could would will tell".split())
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 # Words after which the next word is where the card expects a name.
-_TRIGGERS_ANYWHERE = frozenset(
-    {"ask", "confront", "accuse", "answers", "mr", "mrs", "miss", "ms", "reverend", "rev"}
-)
+_TRIGGERS_ANYWHERE = frozenset({"ask", "confront", "accuse", "answers", "mr", "mrs", "miss", "ms", "reverend", "rev"})
 _TRIGGER_PHRASES_AT_START = (("to",), ("question", "for"), ("it", "was"), ("the", "killer", "is"))
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*|@")
 
 #: A word in a name slot is corrected when it scores at least this (0-1).
 SLOT_THRESHOLD = 0.64
+#: A name split in two whose first half is a small word ("or Murad") needs to be this close.
+SPLIT_THRESHOLD = 0.8
+#: A role word after "the" in a name slot ("the person" -> "the parson") needs to be this close.
+ROLE_THRESHOLD = 0.8
+# How whisper mishears the card's openings when a name follows.
+_ASK_SOUNDALIKES = frozenset({"as", "asked", "asks", "osk", "ast", "oz", "us", "aske", "assk"})
+_CONFRONT_SOUNDALIKES = frozenset(
+    {"confirm", "confirmed", "confirms", "conference", "confronts", "confronted", "comfort", "confrontation"}
+)
 
 
 def _phonetic_keys(word: str) -> tuple[str, str]:
@@ -103,6 +106,8 @@ class NamesMatcher:
 
     def __init__(self, suspects: Iterable[SuspectNames], protected: Iterable[str] = ()) -> None:
         self._targets: list[NameTarget] = []
+        self._joined: list[NameTarget] = []  # full names, compared with one run-together word
+        self._roles: list[NameTarget] = []  # role words ("parson"), only ever after "the" in a slot
         self._aliases: dict[str, str] = {}  # lowercased alias (may be several words) -> suspect key
         for suspect in suspects:
             name_words = [w for w in re.findall(r"[A-Za-z']+", suspect.name) if w.lower() not in _TITLES]
@@ -114,6 +119,12 @@ class NamesMatcher:
                 seen.add(word.lower())
                 given = index < len(name_words) - 1
                 self._targets.append(NameTarget(word, suspect.key, given))
+            if len(name_words) > 1:
+                # Whisper runs a full name together: "Ablethweight".
+                self._joined.append(NameTarget(" ".join(name_words), suspect.key, False))
+            for alias in suspect.aliases:
+                if " " not in alias and not alias[:1].isupper():
+                    self._roles.append(NameTarget(alias, suspect.key, False))
             for alias in (*suspect.aliases, *name_words):
                 self._aliases.setdefault(alias.lower(), suspect.key)
         self._protected = frozenset(word.lower() for word in protected)
@@ -126,6 +137,8 @@ class NamesMatcher:
         """The same matcher that also never touches these words (the table's seat names)."""
         clone = object.__new__(NamesMatcher)
         clone._targets = self._targets
+        clone._joined = self._joined
+        clone._roles = self._roles
         clone._aliases = self._aliases
         clone._protected = self._protected | frozenset(word.lower() for word in words)
         return clone
@@ -144,11 +157,13 @@ class NamesMatcher:
                 ordered.append(key)
         return tuple(ordered)
 
-    def best(self, heard: str, only: str | None = None) -> tuple[NameTarget, float] | None:
+    def best(
+        self, heard: str, only: str | None = None, targets: Sequence[NameTarget] | None = None
+    ) -> tuple[NameTarget, float] | None:
         """The closest name to a heard word (optionally only one suspect's names), with its score."""
         scored = [
-            (target, name_similarity(heard, target.word))
-            for target in self._targets
+            (target, name_similarity(heard, target.word.replace(" ", "")))
+            for target in (self._targets if targets is None else targets)
             if only is None or target.suspect == only
         ]
         if not scored:
@@ -157,13 +172,16 @@ class NamesMatcher:
 
     def correct(self, text: str) -> Normalised:
         """Correct misheard names in name slots; every other word is left exactly as heard."""
+        text, corrections = self._repair_address(text)
         tokens = [_Token(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
         slots = self._name_slots(text, tokens)
-        corrections: list[Correction] = []
-        replacements: dict[int, str] = {}
+        replacements: dict[int, tuple[int, str]] = {}  # first token index -> (tokens replaced, name)
         given_names = {t.word.lower(): t.suspect for t in self._targets if t.given}
         after_given: dict[int, str] = {}  # token index -> suspect whose given name it follows
+        skip_to = 0
         for index, token in enumerate(tokens):
+            if index < skip_to:
+                continue
             lowered = token.text.lower()
             if lowered in self._aliases:
                 if lowered in given_names:
@@ -173,37 +191,101 @@ class NamesMatcher:
             in_slot = index in slots
             if not in_slot and follows is None:
                 continue
-            if (
-                lowered in _STOP_WORDS
-                or lowered in _OPENERS
-                or lowered in _TITLES
-                or lowered in self._protected
-            ):
+            if lowered == "the" and in_slot and index + 1 < len(tokens):
+                # "Ask the person" -> "Ask the parson": after "the" only a role word fits.
+                role = tokens[index + 1].text
+                found = self.best(role, targets=self._roles) if role.lower() not in self._aliases else None
+                if found is not None and found[1] >= ROLE_THRESHOLD:
+                    replacements[index + 1] = (1, found[0].word)
+                    corrections.append(Correction(CorrectionKind.NAME, role, found[0].word, round(found[1], 3)))
+                    skip_to = index + 2
                 continue
             if token.text == "@":
                 continue
-            # After a given name, only that suspect's other names fit ("Abel weight" -> Abel Thwaite).
-            found = self.best(token.text, only=follows if not in_slot else None)
-            if found is None:
-                continue
-            target, score = found
-            if score < SLOT_THRESHOLD:
-                continue
-            replacements[index] = target.word
+            if self._never_a_name(lowered):
+                # A name split in two whose first half is a small word: "or Murad" -> Ormerod.
+                spanned = self._best_span(tokens, index, pairs_only=True) if in_slot else None
+                if spanned is None or spanned[1] < SPLIT_THRESHOLD:
+                    continue
+                target, score, span = spanned
+            else:
+                # After a given name, only that suspect's other names fit ("Abel weight" -> Abel Thwaite).
+                found = self.best(token.text, only=follows if not in_slot else None)
+                spanned = found + (1,) if found is not None else None
+                if in_slot:
+                    wider = self._best_span(tokens, index)
+                    if wider is not None and (spanned is None or wider[1] > spanned[1] + 0.05):
+                        spanned = wider
+                if spanned is None or spanned[1] < SLOT_THRESHOLD:
+                    continue
+                target, score, span = spanned
+            replacements[index] = (span, target.word)
+            skip_to = index + span
             if target.given:
-                after_given[index + 1] = target.suspect
-            corrections.append(Correction(CorrectionKind.NAME, token.text, target.word, round(score, 3)))
+                after_given[index + span] = target.suspect
+            heard = text[token.start : tokens[index + span - 1].end]
+            corrections.append(Correction(CorrectionKind.NAME, heard, target.word, round(score, 3)))
         if not replacements:
-            return Normalised(text)
+            return Normalised(text, tuple(corrections))
         pieces: list[str] = []
         cursor = 0
         for index in sorted(replacements):
-            token = tokens[index]
-            pieces.append(text[cursor : token.start])
-            pieces.append(replacements[index])
-            cursor = token.end
+            span, word = replacements[index]
+            pieces.append(text[cursor : tokens[index].start])
+            pieces.append(word)
+            cursor = tokens[index + span - 1].end
         pieces.append(text[cursor:])
         return Normalised("".join(pieces), tuple(corrections))
+
+    def _never_a_name(self, lowered: str) -> bool:
+        return lowered in _STOP_WORDS or lowered in _OPENERS or lowered in _TITLES or lowered in self._protected
+
+    def _best_span(self, tokens: Sequence[_Token], index: int, pairs_only: bool = False) -> tuple[NameTarget, float, int] | None:
+        """A full name run together ("Ablethweight"), or one name heard as two words ("or Murad")."""
+        word = tokens[index].text
+        candidates: list[tuple[NameTarget, float, int]] = []
+        single = None if pairs_only else self.best(word, targets=self._joined)
+        if single is not None:
+            candidates.append((*single, 1))
+        if index + 1 < len(tokens):
+            following = tokens[index + 1].text
+            plain = following.lower()
+            if plain not in self._aliases and following != "@" and not self._never_a_name(plain):
+                if plain not in _QUESTION_WORDS:
+                    pair = self.best(word + following)
+                    if pair is not None:
+                        candidates.append((*pair, 2))
+        if not candidates:
+            return None
+        return max(candidates, key=lambda found: found[1])
+
+    def _repair_address(self, text: str) -> tuple[str, list[Correction]]:
+        """The card's openings misheard: "As Keld, ..." -> "Ask Keld", "Confirm Keld with" -> "Confront"."""
+        corrections: list[Correction] = []
+        match = re.match(r"^(\W*)([A-Za-z]+)(\s+)([A-Za-z']+)", text)
+        if not match:
+            return text, corrections
+        first, following = match.group(2), match.group(4)
+        lowered = first.lower()
+        name_follows = (
+            following.lower() in self._aliases
+            or following.lower() == "the"
+            or (
+                not self._never_a_name(following.lower())
+                and (found := self.best(following)) is not None
+                and found[1] >= SLOT_THRESHOLD
+            )
+        )
+        replacement = None
+        if lowered in _ASK_SOUNDALIKES and name_follows:
+            replacement = "Ask"
+        elif lowered != "confront" and name_follows and re.search(r"\bwith\b", text[match.end() :], re.I):
+            if lowered in _CONFRONT_SOUNDALIKES or fuzz.ratio(lowered, "confront") >= 75:
+                replacement = "Confront"
+        if replacement is None:
+            return text, corrections
+        corrections.append(Correction(CorrectionKind.COMMAND, first, replacement, 0.7))
+        return text[: match.start(2)] + replacement + text[match.end(2) :], corrections
 
     def _name_slots(self, text: str, tokens: Sequence[_Token]) -> set[int]:
         """Indexes of the tokens that sit where the card's patterns expect a name."""
@@ -239,10 +321,11 @@ class NamesMatcher:
                 slots.add(index + 1)
             elif word == "accuse" or (word == "we" and lowered[index + 1] == "accuse"):
                 slots.add(index + 1)
-        # "..., NAME?" that says you or your.
+        # "..., NAME?" that says you or your (Whisper may end the question first: "...? Wait.").
         last = len(tokens) - 1
-        if last > first and says_you and text[tokens[last].end :].strip().startswith("?"):
+        if last > first and says_you:
             gap = text[tokens[last - 1].end : tokens[last].start]
-            if "," in gap:
+            ends = text[tokens[last].end :].strip()
+            if ("," in gap and ends.startswith("?")) or ("?" in gap and ends in ("", ".", "?", "!")):
                 slots.add(last)
         return slots

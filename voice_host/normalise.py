@@ -117,7 +117,9 @@ def normalise(raw: str) -> str:
 # "3D7", "A7", "P6", "C3", "he 6", "the 16". Anywhere else they are left alone.
 
 _LETTER_LIKE_E = r"(?:3d|[abcdegptvz]|he|the|a|ee|eat|it|me|be|see|sea|key|tea)"
-_SLOT_OPENERS = re.compile(r"\b(read|reed|with|exhibits?|accuse\s+\w+(?:\s+\w+)?\s*:)\s*", re.IGNORECASE)
+_SLOT_OPENERS = re.compile(
+    r"\b(read|reed|with|exhibits?|accuse\s+\w+(?:\s+\w+)?\s*(?::|,|-|of|with|because of)?)\s*", re.IGNORECASE
+)
 _LENIENT_TOKEN = re.compile(rf"^(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})$", re.IGNORECASE)
 _LIST_SEPARATOR = re.compile(r"^\s*(?:,|and|&)?\s*", re.IGNORECASE)
 
@@ -166,6 +168,16 @@ def read_exhibits_leniently(text: str) -> Normalised:
             continue
         text, pos = _read_slot(text, opener.end(), corrections)
         pos = max(pos, opener.end())
+    # An accusation lists its exhibits after the name, whatever the name was heard as.
+    accusation = re.match(r"^\W*(?:we\s+|i\s+)?accuse\b", text, re.IGNORECASE)
+    if accusation:
+        pos = accusation.end()
+        while True:
+            token = re.compile(rf"\b(?:{_LETTER_LIKE_E})[\s-]?\d{{1,2}}\b", re.IGNORECASE).search(text, pos)
+            if token is None:
+                break
+            text, end = _read_slot(text, token.start(), corrections)
+            pos = max(end, token.end())
     return Normalised(text, tuple(corrections))
 
 
@@ -192,12 +204,13 @@ class _Cmd(Enum):
 _COMMAND_SOUNDALIKES: dict[str, _Cmd] = {
     "nest": _Cmd.NEXT, "text": _Cmd.NEXT, "necks": _Cmd.NEXT, "nex": _Cmd.NEXT, "next one": _Cmd.NEXT,
     "nixed": _Cmd.NEXT, "neck": _Cmd.NEXT,
-    "safe": _Cmd.SAVE, "saved": _Cmd.SAVE, "save it": _Cmd.SAVE, "save game": _Cmd.SAVE, "saves": _Cmd.SAVE,
+    "safe": _Cmd.SAVE, "same": _Cmd.SAVE, "saved": _Cmd.SAVE, "save it": _Cmd.SAVE, "save game": _Cmd.SAVE, "saves": _Cmd.SAVE,
     "past": _Cmd.PASS, "parse": _Cmd.PASS, "pause": _Cmd.PASS, "pas": _Cmd.PASS, "passed": _Cmd.PASS,
     "statement": _Cmd.STATEMENTS, "the statements": _Cmd.STATEMENTS,
-    "lie": _Cmd.LIES, "lice": _Cmd.LIES, "lines": _Cmd.LIES, "lyes": _Cmd.LIES, "the lies": _Cmd.LIES,
+    "lie": _Cmd.LIES, "lice": _Cmd.LIES, "wise": _Cmd.LIES, "eyes": _Cmd.LIES, "lines": _Cmd.LIES, "lyes": _Cmd.LIES, "the lies": _Cmd.LIES,
     "give it up": _Cmd.GIVE_UP, "giveup": _Cmd.GIVE_UP, "give-up": _Cmd.GIVE_UP, "we give up": _Cmd.GIVE_UP,
-    "gave up": _Cmd.GIVE_UP, "give op": _Cmd.GIVE_UP,
+    "gave up": _Cmd.GIVE_UP, "give op": _Cmd.GIVE_UP, "we get up": _Cmd.GIVE_UP, "get up": _Cmd.GIVE_UP,
+    "we gave up": _Cmd.GIVE_UP,
     "yess": _Cmd.YES, "yas": _Cmd.YES, "know": _Cmd.NO, "noh": _Cmd.NO,
 }  # fmt: skip
 # Plain synonyms: the same answer in other words, so no repair (and no doubt) is recorded.
@@ -224,6 +237,11 @@ def repair_command(text: str) -> Normalised:
         if read.group(1) == "read":
             return Normalised(fixed)
         return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.8),))
+    # "read E7" heard as the citation alone ("E7", "3D7"): the only command that is just a number.
+    alone = re.fullmatch(rf"(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})", lowered)
+    if alone and 1 <= int(alone.group(1)) <= 16:
+        fixed = f"read E{int(alone.group(1))}"
+        return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.7),))
     # "answers NAME" misheard as "answer's NAME", "answer NAME", "answers of NAME".
     answers = re.fullmatch(r"(answer'?s?|answers of|answer is|ansers)\s+(.+)", body, flags=re.IGNORECASE)
     if answers and answers.group(1).lower() != "answers":
