@@ -20,7 +20,6 @@ import argparse
 import json
 import re
 import resource
-import statistics
 import subprocess
 import sys
 import time
