@@ -1,0 +1,94 @@
+"""Capture's queue and Player's buffer without a sound card (the device paths: test_virtual_mic.py)."""
+
+from __future__ import annotations
+
+import argparse
+import types
+
+import numpy as np
+import pytest
+
+from voice_host import audio
+from voice_host.audio import Capture, DeviceLostError, Player
+
+NO_STATUS = types.SimpleNamespace(input_overflow=False)
+
+
+def test_capture_queues_copies_and_drops_the_oldest_when_full() -> None:
+    capture = Capture(block_size=4, sample_rate=16, max_queued_seconds=0.5)  # room for 2 blocks
+    capture._stream = object()  # as if started
+    capture._last_block = float("inf")
+    for value in (1.0, 2.0, 3.0):
+        block = np.full((4, 1), value, dtype=np.float32)
+        capture._on_block(block, 4, None, NO_STATUS)
+        block[:] = -1  # PortAudio reuses its buffer: the queue must hold a copy
+    assert capture.dropped == 1
+    first = capture.read(timeout=0.01)
+    second = capture.read(timeout=0.01)
+    assert first is not None and second is not None
+    assert first.tolist() == [2.0] * 4 and second.tolist() == [3.0] * 4
+    assert capture.read(timeout=0.01) is None  # quiet, but not lost yet
+
+
+def test_capture_reports_a_lost_stream() -> None:
+    capture = Capture(lost_after=0.0)
+    with pytest.raises(DeviceLostError, match="microphone was lost"):
+        capture.read(timeout=0.01)  # never started / closed
+    capture._stream = object()
+    capture._last_block = 0.0  # long ago
+    with pytest.raises(DeviceLostError):
+        capture.read(timeout=0.01)
+
+
+def test_capture_drain_empties_the_queue() -> None:
+    capture = Capture(block_size=4)
+    for _ in range(3):
+        capture._on_block(np.zeros((4, 1), np.float32), 4, None, NO_STATUS)
+    assert capture.drain() == 3 and capture.drain() == 0
+
+
+def _pull(player: Player, frames: int) -> np.ndarray:
+    out = np.full((frames, 1), 9.0, dtype=np.float32)
+    player._fill(out, frames, None, None)
+    return out[:, 0].copy()
+
+
+def test_player_plays_in_order_across_blocks_then_silence() -> None:
+    player = Player()
+    started: list[str] = []
+    player.play(np.array([1, 2, 3], np.float32), on_start=lambda: started.append("a"))
+    player.play(np.array([4, 5], np.float32), on_start=lambda: started.append("b"))
+    assert player.playing
+    assert _pull(player, 2).tolist() == [1, 2]
+    assert started == ["a"]
+    assert _pull(player, 4).tolist() == [3, 4, 5, 0]
+    assert started == ["a", "b"]
+    assert not player.playing and player.wait(timeout=0)
+    assert _pull(player, 2).tolist() == [0, 0]
+
+
+def test_player_stop_cuts_the_sentence_short() -> None:
+    player = Player()
+    called: list[int] = []
+    player.play(np.ones(1000, np.float32))
+    player.play(np.ones(1000, np.float32), on_start=lambda: called.append(1))
+    assert _pull(player, 10).tolist() == [1] * 10
+    player.stop()
+    assert not player.playing and player.wait(timeout=0)
+    assert _pull(player, 10).tolist() == [0] * 10
+    assert called == []
+
+
+def test_devices_without_a_sound_card_say_so(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(audio, "describe_devices", lambda: [])
+    assert audio.run_devices(argparse.Namespace()) == 0
+    assert "No audio devices found" in capsys.readouterr().out
+
+
+def test_devices_without_portaudio_say_so(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    def missing() -> list[str]:
+        raise audio.AudioUnavailableError(audio.NO_PORTAUDIO)
+
+    monkeypatch.setattr(audio, "describe_devices", missing)
+    assert audio.run_devices(argparse.Namespace()) == 1
+    assert "PortAudio" in capsys.readouterr().out
