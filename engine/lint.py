@@ -145,7 +145,7 @@ def lint_case_files(files: Mapping[str, bytes]) -> LintReport:
     except CaseError as error:
         return _failed(PUBLIC_FILE, 1, error.reason)
     report = lint_sources(public_text, reveal_text, reveal_file=notice.reveal_name)
-    if notice.mystery != _mystery_of(public_text):
+    if report.ok and notice.mystery != parse_public(public_text).mystery:
         seal.append(Finding(Severity.ERROR, NOTICE_FILE, 1, f"the notice is for {notice.mystery!r}, not this case"))
     return LintReport((*seal, *report.findings), report.lengths)
 
@@ -539,11 +539,6 @@ def _decode(data: bytes, file: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise CaseError(f"{file}: not UTF-8 at byte {error.start}") from None
-
-
-def _mystery_of(public_text: str) -> str:
-    match = re.search(r"^case:\s*(\S+)", public_text, re.MULTILINE)
-    return match.group(1) if match else ""
 
 
 __all__ = [

@@ -304,6 +304,12 @@ def test_a_notice_that_does_not_match_the_reveal_is_an_error() -> None:
     only_error(lint_case_files(files), r"does not match the commitment .*: reseal it")
 
 
+def test_a_notice_for_another_case_is_an_error() -> None:
+    files = read_case_files(bundled_case_dir())
+    files["SYSTEM.md"] = files["SYSTEM.md"].decode().replace("notice: hollin-fold", "notice: frost-fair").encode()
+    only_error(lint_case_files(files), r"the notice is for 'frost-fair', not this case")
+
+
 def test_a_missing_part_is_an_error() -> None:
     files = read_case_files(bundled_case_dir())
     del files["reveal-2.sealed"]
