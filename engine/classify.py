@@ -158,7 +158,8 @@ _ACCUSE_FORM = re.compile(
 _DID_IT = re.compile(r"\b(?:did it|is the (?:killer|murderer|culprit)|killed her|murdered her|struck her)\b", re.IGNORECASE)
 # Evidence offered by description: "the carol book says you...". Another suspect's words are not evidence.
 _DESCRIBED = re.compile(
-    r"\b(?:the|this|that|his|her|their|your)\s+(?P<what>[\w'’ -]{1,40}?)\s+(?:says|shows|proves|places|puts|put)\s+(?:that\s+)?you\b",
+    r"\b(?:the|this|that|his|her|their|your)\s+(?P<what>[\w'’ -]{1,40}?)\s+"
+    r"(?:says|shows|proves|places|puts|put)\s+(?:that\s+)?you\b",
     re.IGNORECASE,
 )
 _EVERYONE = re.compile(

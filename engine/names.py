@@ -58,7 +58,19 @@ class NameIndex:
                 found[-1] = Mention(owner, found[-1].start, match.end())
             else:
                 found.append(Mention(owner, match.start(), match.end()))
-        return found
+        return [self._with_surname(text, mention) for mention in found]
+
+    def _with_surname(self, text: str, mention: Mention) -> Mention:
+        """ "Joel Blamire" is one mention of Joel: a redirect word right after its own suspect's name."""
+        if self._redirects is None:
+            return mention
+        after = re.compile(r"\s+").match(text, mention.end)
+        if after is None:
+            return mention
+        word = self._redirects.match(text, after.end())
+        if word is not None and self._redirect_owner[word.group().lower()] == mention.suspect:
+            return Mention(mention.suspect, mention.start, word.end())
+        return mention
 
     def suspects_named(self, text: str) -> list[str]:
         named: list[str] = []

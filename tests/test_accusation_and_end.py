@@ -91,7 +91,8 @@ def test_the_right_person_with_all_three_parts_is_proved() -> None:
     assert reply.parts[-2].kind is PartKind.LEDGER and "| acc:locked |" in reply.parts[-2].text
     turns = game.state.turn
     assert reply.parts[-1].text == (
-        f"RESULT: AIGC|frost-fair-test|frost-fair|v0.1.0|end:solved|ch:1|turns:{turns}|players:3|links:3|lies:0|score:40|tape:0|sha:none"
+        "RESULT: AIGC|frost-fair-test|frost-fair|v0.1.0|end:solved|ch:1|"
+        f"turns:{turns}|players:3|links:3|lies:0|score:40|tape:0|sha:none"
     )
 
 

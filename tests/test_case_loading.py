@@ -80,7 +80,7 @@ def test_parse_errors_name_the_file_and_line() -> None:
         (("statement: 4 | cole\n", "statement: 4 | dora\n"), "'dora' is not a suspect"),
         (('  says: "A clerk does not gossip."\n', "  says: A clerk does not gossip.\n"), "inside double quotes"),
         (("\nEND OF FILE\n", "\nEND OF FILE\nafterwards\n"), "nothing may follow END OF FILE"),
-        (("  silence: \"I'll say nothing more.\"\n", '  silence: "Goodbye."\n'), "last sentence of its 'admit'"),
+        (('  silence: "I\'ll say nothing more."\n', '  silence: "Goodbye."\n'), "last sentence of its 'admit'"),
     ],
 )
 def test_strict_parsing_rejects_a_broken_reveal(change: tuple[str, str], message: str) -> None:

@@ -25,9 +25,19 @@ def test_a_seat_name_with_asks_puts_the_question() -> None:
 
 @pytest.mark.parametrize(
     ("message", "command"),
-    [("statements", Command.STATEMENTS), ("read E2", Command.READ), ("lies", Command.LIES), ("answers Ada", Command.ANSWERS),
-     ("pass", Command.PASS), ("next", Command.NEXT), ("save", Command.SAVE), ("give up", Command.GIVE_UP),
-     ("stop", Command.GIVE_UP), ("end the game", Command.GIVE_UP), ("tell us the answer", Command.GIVE_UP)],
+    [
+        ("statements", Command.STATEMENTS),
+        ("read E2", Command.READ),
+        ("lies", Command.LIES),
+        ("answers Ada", Command.ANSWERS),
+        ("pass", Command.PASS),
+        ("next", Command.NEXT),
+        ("save", Command.SAVE),
+        ("give up", Command.GIVE_UP),
+        ("stop", Command.GIVE_UP),
+        ("end the game", Command.GIVE_UP),
+        ("tell us the answer", Command.GIVE_UP),
+    ],
 )
 def test_rule_1_commands_alone_are_free(message: str, command: Command) -> None:
     game = seated()
@@ -42,7 +52,9 @@ def test_rule_1_read_unread_and_out_of_range_exhibits() -> None:
     assert system_lines(game.handle("read E9")) == ["That evidence has not come in yet."]
     assert system_lines(game.handle("read E17")) == ["There are sixteen exhibits."]
     reply = game.handle("read exhibit 3")
-    assert [(p.exhibit, p.text) for p in reply.parts if p.exhibit] == [(3, "A ticket for the skating, stamped 8.50, found by the brazier.")]
+    assert [(p.exhibit, p.text) for p in reply.parts if p.exhibit] == [
+        (3, "A ticket for the skating, stamped 8.50, found by the brazier.")
+    ]
 
 
 def test_give_up_asks_first() -> None:
@@ -54,8 +66,17 @@ def test_give_up_asks_first() -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["who did it?", "Give us a hint", "can we have a clue", "what are the lies?", "show us Ada's file",
-     "a summary please", "what's the timeline", "check our theory: Bram and the scarf", "are we right about Cole?"],
+    [
+        "who did it?",
+        "Give us a hint",
+        "can we have a clue",
+        "what are the lies?",
+        "show us Ada's file",
+        "a summary please",
+        "what's the timeline",
+        "check our theory: Bram and the scarf",
+        "are we right about Cole?",
+    ],
 )
 def test_rule_2_requests_to_the_host_are_sealed(message: str) -> None:
     game = seated()
@@ -63,7 +84,9 @@ def test_rule_2_requests_to_the_host_are_sealed(message: str) -> None:
     assert game.state.questions_used == 0
 
 
-@pytest.mark.parametrize("message", ["search the tent", "Let us examine the skate", "Ada, show us your hands", "can we look at the booth"])
+@pytest.mark.parametrize(
+    "message", ["search the tent", "Let us examine the skate", "Ada, show us your hands", "can we look at the booth"]
+)
 def test_rule_2_nothing_is_searched(message: str) -> None:
     game = seated()
     assert system_lines(game.handle(message)) == ["Nothing is searched tonight; you have the exhibits."]
@@ -87,9 +110,18 @@ def test_rule_3_talk_to_a_seat_is_table_talk_and_others_cannot_be_questioned() -
 
 @pytest.mark.parametrize(
     "message",
-    ["Ask Ada where she was", "Question for Ada: where were you?", "To Ada: where were you?", "@Ada where were you",
-     "Ada, where were you?", "Ada: where were you", "Ada - where were you", "Ada you were out that evening?",
-     "Where were you that evening, Ada?", "Where were you at nine, Miss Quill?"],
+    [
+        "Ask Ada where she was",
+        "Question for Ada: where were you?",
+        "To Ada: where were you?",
+        "@Ada where were you",
+        "Ada, where were you?",
+        "Ada: where were you",
+        "Ada - where were you",
+        "Ada you were out that evening?",
+        "Where were you that evening, Ada?",
+        "Where were you at nine, Miss Quill?",
+    ],
 )
 def test_rule_4_every_form_puts_a_message_to_one_suspect(message: str) -> None:
     game = seated()

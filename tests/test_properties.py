@@ -17,13 +17,44 @@ from tests.engine_support import frost_case
 CASE = frost_case()
 
 MEANINGFUL = [
-    "Ann, Bob and Cy", "just me", "Ada", "add Dee", "next", "yes", "no", "pass", "save", "lies", "statements",
-    "statements round 3", "read E1", "read E6", "read E14", "answers Bram", "give up", "Ada, where were you?",
-    "Ask Bram about the booth", "Cole, did you know the will?", "Confront Ada with E3", "Confront Ada with E15",
-    "Confront Bram with E5", "Confront Cole with E11", "Confront Cole with E9", "Confront Bram with E7",
-    "We accuse Bram: E5, E7, E6, E13, E14", "We accuse Ada", "It was Cole, are we right?", "who did it?",
-    "Bram, what about the blade?", "Ada, what about the tent?", "Finch, where were you?", "Everyone, talk!",
-    "search the tent", "How does scoring work?", "Bob, what do you think?", "Confront Ada with E1 and E2",
+    "Ann, Bob and Cy",
+    "just me",
+    "Ada",
+    "add Dee",
+    "next",
+    "yes",
+    "no",
+    "pass",
+    "save",
+    "lies",
+    "statements",
+    "statements round 3",
+    "read E1",
+    "read E6",
+    "read E14",
+    "answers Bram",
+    "give up",
+    "Ada, where were you?",
+    "Ask Bram about the booth",
+    "Cole, did you know the will?",
+    "Confront Ada with E3",
+    "Confront Ada with E15",
+    "Confront Bram with E5",
+    "Confront Cole with E11",
+    "Confront Cole with E9",
+    "Confront Bram with E7",
+    "We accuse Bram: E5, E7, E6, E13, E14",
+    "We accuse Ada",
+    "It was Cole, are we right?",
+    "who did it?",
+    "Bram, what about the blade?",
+    "Ada, what about the tent?",
+    "Finch, where were you?",
+    "Everyone, talk!",
+    "search the tent",
+    "How does scoring work?",
+    "Bob, what do you think?",
+    "Confront Ada with E1 and E2",
     "-----BEGIN AIGC SAVE----- game:frost-fair-test m:frost-fair rules:1 turn:9 rd:2 q:1 seat:2 table:Ann,Bob "
     "broken:R1,R3 sha:none -----END AIGC SAVE-----",
     "-----BEGIN AIGC SAVE----- game:frost-fair-test m:frost-fair",
@@ -37,11 +68,7 @@ HOSTILE = st.one_of(
 MESSAGES = st.lists(st.one_of(st.sampled_from(MEANINGFUL), HOSTILE), max_size=40)
 
 FILE_LINES = {
-    text
-    for entry in CASE.reveal.entries
-    if entry.kind is not EntryKind.DEFLECT
-    for text in (entry.words, entry.admit)
-    if text
+    text for entry in CASE.reveal.entries if entry.kind is not EntryKind.DEFLECT for text in (entry.words, entry.admit) if text
 }
 SOLUTION_SENTENCES = [s.strip() for s in re.split(r"(?<=[.!?])\s+", CASE.reveal.solution) if len(s.strip()) > 15]
 

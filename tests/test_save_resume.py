@@ -84,10 +84,14 @@ def test_a_save_of_another_game_or_rules_is_refused() -> None:
 
 
 def test_resume_repairs_and_drops_labels_that_could_not_stand_yet() -> None:
-    block = "\n".join([
-        "-----BEGIN AIGC SAVE-----", "game:frost-fair-test m:frost-fair rules:1 turn:30 rd:A q:9 seat:7",
-        "table:Ann,Bob broken:R2,R9,R1,R1 sha:none", "-----END AIGC SAVE-----",
-    ])
+    block = "\n".join(
+        [
+            "-----BEGIN AIGC SAVE-----",
+            "game:frost-fair-test m:frost-fair rules:1 turn:30 rd:A q:9 seat:7",
+            "table:Ann,Bob broken:R2,R9,R1,R1 sha:none",
+            "-----END AIGC SAVE-----",
+        ]
+    )
     game = Game(frost_case())
     game.start()
     reply = game.handle(block)
@@ -107,8 +111,22 @@ def test_half_a_save_block_is_not_a_resume() -> None:
 
 def _text_mode(state_dir: Path, stdin: str, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "voice_host.cli", "play", "--text", "--case", str(FROST_FAIR), "--state-dir", str(state_dir), *extra],
-        input=stdin, capture_output=True, text=True, check=True,
+        [
+            sys.executable,
+            "-m",
+            "voice_host.cli",
+            "play",
+            "--text",
+            "--case",
+            str(FROST_FAIR),
+            "--state-dir",
+            str(state_dir),
+            *extra,
+        ],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=True,
     )
 
 

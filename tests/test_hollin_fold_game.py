@@ -1,0 +1,130 @@
+"""Whole nights of the bundled Hollin Fold case, scripted from its own data."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from engine.case import Case, GradePart
+from engine.game import Game
+from engine.replies import PartKind, Reply
+from voice_host.casefiles import load_bundled_case
+
+
+@cache
+def hollin() -> Case:
+    return load_bundled_case()
+
+
+def system(reply: Reply) -> list[str]:
+    return [p.text for p in reply.parts if p.kind is PartKind.SYSTEM]
+
+
+def said(reply: Reply) -> list[tuple[str | None, str]]:
+    return [(p.speaker, p.text) for p in reply.parts if p.kind is PartKind.SUSPECT]
+
+
+def to_accusation(game: Game) -> None:
+    while not game.state.in_accusation:
+        reply = game.handle("next")
+        if system(reply) and system(reply)[-1].startswith("End round"):
+            game.handle("yes")
+
+
+def par_exhibits(case: Case) -> list[int]:
+    chosen: list[int] = []
+    for part in GradePart:
+        for number in sorted(min(case.reveal.grading.sets_for(part), key=len)):
+            if number not in chosen:
+                chosen.append(number)
+    assert len(chosen) <= 6, "a par accusation must fit in six exhibits"
+    return chosen
+
+
+def test_a_full_night_breaks_every_lie_and_proves_the_culprit_at_par() -> None:
+    case = hollin()
+    game = Game(case)
+    game.start()
+    game.handle("Ann, Bob and Cy")
+    game.handle("Thwaite, where were you at ten?")
+    broken: list[str] = []
+    for round_number in range(1, 5):
+        progress = True
+        while progress and game.state.questions_used < 4:
+            progress = False
+            for lie in case.lies:
+                assert lie.label is not None
+                if lie.label in broken or (lie.after is not None and lie.after not in broken):
+                    continue
+                exhibit = next((n for n in lie.catch if n in game.state.exhibits_read), None)
+                if exhibit is None:
+                    continue
+                suspect = case.suspect(lie.suspect)
+                reply = game.handle(f"Confront {suspect.call} with E{exhibit}")
+                expected = lie.admit if lie.admit is not None else case.lie(lie.gives_way_to or "").words
+                assert system(reply)[0] == f"{suspect.call} breaks.", lie.label
+                assert said(reply) == [(lie.suspect, expected)], lie.label
+                broken.append(lie.label)
+                assert game.state.broken == tuple(broken)
+                progress = True
+                break
+        if round_number < 4:
+            reply = game.handle("next")
+            if system(reply)[-1].startswith("End round"):
+                game.handle("yes")
+    assert sorted(broken) == sorted(lie.label for lie in case.lies if lie.label), "every lie can be broken in one night"
+    to_accusation(game)
+    culprit = case.suspect(case.reveal.grading.culprit)
+    exhibits = ", ".join(f"E{n}" for n in par_exhibits(case))
+    reply = game.handle(f"We accuse {culprit.call}: {exhibits}")
+    assert system(reply) == [
+        f"You accuse {culprit.name}. Exhibits counted: {exhibits}. "
+        "Say yes when the whole table agrees, or give the accusation again."
+    ]
+    reply = game.handle("yes")
+    lines = system(reply)
+    score = 40 + len(broken)
+    assert lines[0] == "Correct."
+    assert f"Score: {score} (par 40). Verdict: Proved." in lines
+    assert reply.parts[-1].text.endswith(
+        f"|end:solved|ch:1|turns:{game.state.turn}|players:3|links:3|lies:{len(broken)}|score:{score}|tape:0|sha:none"
+    )
+    assert reply.parts[-1].text.startswith("RESULT: AIGC|christmas-murder-mystery|hollin-fold|v1.0.0|")
+
+
+@pytest.mark.parametrize(
+    "key", [s.key for s in load_bundled_case().suspects if s.key != load_bundled_case().reveal.grading.culprit]
+)
+def test_accusing_an_innocent_is_not_them(key: str) -> None:
+    case = hollin()
+    game = Game(case)
+    game.start()
+    game.handle("just me")
+    to_accusation(game)
+    suspect = case.suspect(key)
+    game.handle(f"We accuse {suspect.call}: " + ", ".join(f"E{n}" for n in par_exhibits(case)))
+    reply = game.handle("yes")
+    assert system(reply)[0] == f"Not {suspect.name}."
+    assert "|end:wrong|" in reply.parts[-1].text and "|score:0|" in reply.parts[-1].text
+
+
+def test_naming_the_culprit_with_no_exhibits_is_named() -> None:
+    case = hollin()
+    game = Game(case)
+    game.start()
+    game.handle("just me")
+    to_accusation(game)
+    culprit = case.suspect(case.reveal.grading.culprit)
+    game.handle(f"We accuse {culprit.call}")
+    lines = system(game.handle("yes"))
+    assert lines[0] == "Correct." and "Score: 10 (par 40). Verdict: Named." in lines
+
+
+def test_blamire_alone_is_redirected_to_joel() -> None:
+    game = Game(hollin())
+    game.start()
+    game.handle("Ann")
+    assert system(game.handle("Blamire, where were you?")) == ["Joel Blamire? Call him Joel."]
+    assert system(game.handle("Mrs Blamire, who did this to you?")) == ["Only the six can be questioned."]
+    assert game.preview("Joel Blamire, where were you?").suspect == "joel"
