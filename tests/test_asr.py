@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import wave
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -15,6 +18,7 @@ from voice_host.asr import (
     is_prompt_echo,
     load_whisper,
 )
+from voice_host.tts import Synthesizer
 
 
 def _words(text: str) -> list[str]:
@@ -41,6 +45,21 @@ def test_rendered_speech_is_transcribed(tiny_recognizer: Recognizer, render_spee
     assert transcript.no_speech_prob < 0.5
     assert transcript.model == "tiny.en" and not transcript.biased
     assert transcript.audio_seconds == pytest.approx(len(audio) / 16_000)
+
+
+def test_a_piper_wav_file_is_transcribed(tiny_recognizer: Recognizer, synthesizer: Synthesizer, tmp_path: Path) -> None:
+    from faster_whisper.audio import decode_audio  # type: ignore[import-untyped]
+
+    # A WAV at piper's own 22,050 Hz, decoded and resampled to 16 kHz the way faster-whisper reads files.
+    audio = synthesizer.render("Confront the butler with exhibit nine.")
+    wav = tmp_path / "said.wav"
+    with wave.open(str(wav), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(synthesizer.output_rate)
+        out.writeframes((np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes())
+    transcript = tiny_recognizer.transcribe(decode_audio(str(wav), sampling_rate=16_000))
+    assert _words(transcript.text) == ["confront", "the", "butler", "with", "exhibit", "9"]
 
 
 def test_empty_audio_gives_an_empty_transcript(tiny_recognizer: Recognizer) -> None:
