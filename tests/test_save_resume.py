@@ -157,3 +157,15 @@ def test_every_round_end_writes_the_save_block_to_the_state_folder(tmp_path: Pat
     saved = (tmp_path / "last-save.txt").read_text()
     block = parse_save(saved)
     assert block is not None and block.round == "2" and block.table == ("Ann",)
+
+
+def test_save_in_one_process_resumes_in_another_with_the_same_ledger(tmp_path: Path) -> None:
+    first = _text_mode(tmp_path / "a", "Ann, Bob and Cy\nConfront Ada with E3\nnext\nyes\nBram, where were you?\nsave\n")
+    out = first.stdout
+    block = out[out.rindex("-----BEGIN AIGC SAVE-----") : out.rindex("-----END AIGC SAVE-----") + len("-----END AIGC SAVE-----")]
+    saved_ledger = [line for line in out.splitlines() if line.startswith("[L]")][-1]
+    second = _text_mode(tmp_path / "b", block + "\n")
+    resumed_ledger = [line for line in second.stdout.splitlines() if line.startswith("[L]")][-1]
+    saved_turn = parse_save(block).turn  # type: ignore[union-attr]
+    assert saved_ledger.startswith(f"[L] t:{saved_turn} ")
+    assert resumed_ledger == saved_ledger.replace(f"t:{saved_turn} ", f"t:{saved_turn + 1} ", 1)
