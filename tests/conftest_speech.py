@@ -10,7 +10,7 @@ import pytest
 
 from models.locate import WhisperModelName
 from voice_host.asr import RecognitionOptions, Recognizer
-from voice_host.tts import HOST, Synthesizer
+from voice_host.tts import HOST, Synthesizer, VoiceMap, VoiceSettings
 
 Audio = npt.NDArray[np.float32]
 Render = Callable[..., Audio]
@@ -23,11 +23,17 @@ def synthesizer() -> Synthesizer:
 
 
 @pytest.fixture(scope="session")
-def render_speech(synthesizer: Synthesizer) -> Render:
-    """render_speech(text, role="host", pad=0.3) -> 16 kHz mono float32, with silence either side."""
+def steady_synthesizer() -> Synthesizer:
+    """The bundled voice with piper's random variation off: the same text always renders the same audio."""
+    return Synthesizer(VoiceMap(host=VoiceSettings(noise_scale=0.0, noise_w_scale=0.0)))
+
+
+@pytest.fixture(scope="session")
+def render_speech(steady_synthesizer: Synthesizer) -> Render:
+    """render_speech(text, pad=0.3) -> 16 kHz mono float32 (repeatable), with silence either side."""
 
     def render(text: str, role: str = HOST, pad: float = 0.3) -> Audio:
-        audio = synthesizer.render(text, role=role, rate=16_000)
+        audio = steady_synthesizer.render(text, role=role, rate=16_000)
         silence = np.zeros(int(pad * 16_000), dtype=np.float32)
         return np.concatenate([silence, audio, silence])
 

@@ -47,10 +47,11 @@ def test_rendered_speech_is_transcribed(tiny_recognizer: Recognizer, render_spee
     assert transcript.audio_seconds == pytest.approx(len(audio) / 16_000)
 
 
-def test_a_piper_wav_file_is_transcribed(tiny_recognizer: Recognizer, synthesizer: Synthesizer, tmp_path: Path) -> None:
+def test_a_piper_wav_file_is_transcribed(tiny_recognizer: Recognizer, steady_synthesizer: Synthesizer, tmp_path: Path) -> None:
     from faster_whisper.audio import decode_audio  # type: ignore[import-untyped]
 
     # A WAV at piper's own 22,050 Hz, decoded and resampled to 16 kHz the way faster-whisper reads files.
+    synthesizer = steady_synthesizer
     audio = synthesizer.render("Confront the butler with exhibit nine.")
     wav = tmp_path / "said.wav"
     with wave.open(str(wav), "wb") as out:
