@@ -84,7 +84,8 @@ _CONFRONT_SOUNDALIKES = frozenset(
 
 
 def _phonetic_keys(word: str) -> tuple[str, str]:
-    word = word.lower()
+    # Whisper hears an initial "th" as t, d or w ("Thwaite" -> "Dwight", "wait"): key it as t.
+    word = word.lower().replace("th", "t")
     return jellyfish.metaphone(word), jellyfish.nysiis(word)
 
 
