@@ -8,9 +8,7 @@ from pathlib import Path
 
 
 def _add_case_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--case", type=Path, default=None, help="case folder to play (default: the bundled Hollin Fold case)"
-    )
+    parser.add_argument("--case", type=Path, default=None, help="case folder to play (default: the bundled Hollin Fold case)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -19,7 +17,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--no-voice", action="store_true", help="typed play on the screen, no microphone or speech")
     _add_case_options(parser)
-    parser.add_argument("--state-dir", type=Path, default=None, help="where the journal and saves go (default: per-user data folder)")
+    parser.add_argument(
+        "--state-dir", type=Path, default=None, help="where the journal and saves go (default: per-user data folder)"
+    )
     parser.add_argument("--resume", action="store_true", help="rebuild the last game from its journal")
     sub = parser.add_subparsers(dest="command")
 
@@ -27,7 +27,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--text", action="store_true", help="text mode: one message per line on stdin, replies on stdout")
     play.add_argument("--no-voice", action="store_true", help="typed play on the screen, no microphone or speech")
     _add_case_options(play)
-    play.add_argument("--state-dir", type=Path, default=None, help="where the journal and saves go (default: per-user data folder)")
+    play.add_argument(
+        "--state-dir", type=Path, default=None, help="where the journal and saves go (default: per-user data folder)"
+    )
     play.add_argument("--resume", action="store_true", help="rebuild the last game from its journal")
 
     verify = sub.add_parser("verify", help="print the reveal's SHA-256 and whether it matches the sealed notice")
