@@ -52,6 +52,16 @@ def matcher() -> NamesMatcher:
         ("Question for Marston: where were you?", "Question for Marsden: where were you?"),
         ("Killed you were in the hall", "Keld you were in the hall"),
         ("So, called, where were you?", "So, Keld, where were you?"),
+        ("Confront Dwight with E3.", "Confront Thwaite with E3."),
+        ("Ablethweight, where were you?", "Abel Thwaite, where were you?"),
+        ("Able to wait, where were you?", "Abel Thwaite, where were you?"),
+        ("Answers or Murad?", "Answers Ormerod?"),
+        ("Ask Orma Rod where he was", "Ask Ormerod where he was"),
+        ("Ask the vicker, how did you get there?", "Ask the vicar, how did you get there?"),
+        ("As cold when did you last see her?", "Ask Keld when did you last see her?"),
+        ("in front kelp with E3.", "Confront Keld with E3."),
+        ("Confirm Product with E16", "Confront Ruddock with E16"),
+        ("Where were you at 10? Wait.", "Where were you at 10, Thwaite?"),
     ],
 )
 def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard: str, expected: str) -> None:
@@ -59,7 +69,7 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
     assert result.text == expected
     assert result.corrections
     for correction in result.corrections:
-        assert correction.kind is CorrectionKind.NAME
+        assert correction.kind in (CorrectionKind.NAME, CorrectionKind.COMMAND)
         assert 0.6 <= correction.score <= 1.0
         assert correction.heard in heard and correction.corrected in expected
 
@@ -79,6 +89,10 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "Ask the butler where he was",
         "Ask everyone where they were",
         "Thwaite, where were you?",
+        "As I said, the butler was there.",
+        "Confirm it with the others first.",
+        "I was able to see it, sadly.",
+        "Who did you see? Nobody.",
     ],
 )
 def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) -> None:

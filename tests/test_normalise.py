@@ -77,6 +77,9 @@ def test_whisper_punctuation_and_quotes_are_tidied() -> None:
         ("read C3", "read E3"),
         ("We accuse Abel: 3D7, P6 and C3", "We accuse Abel: E7, E6 and E3"),
         ("exhibits A7 and he 6", "exhibits E7 and E6"),
+        ("Confront Keld with E30.", "Confront Keld with E13."),
+        ("read the 60", "read E16"),
+        ("We accuse him of C5, C11, C14.", "We accuse him of E5, E11, E14."),
     ],
 )
 def test_lenient_exhibits_in_exhibit_slots(text: str, expected: str) -> None:
@@ -115,6 +118,9 @@ def test_lenient_exhibits_ignore_numbers_past_sixteen() -> None:
         ("statement", "statements"),
         ("give it up", "give up"),
         ("Reed E7", "read E7"),
+        ("3D1", "read E1"),
+        ("E12.", "read E12"),
+        ("Same.", "save"),
     ],
 )
 def test_commands_said_alone_are_repaired(heard: str, command: str) -> None:
@@ -123,9 +129,7 @@ def test_commands_said_alone_are_repaired(heard: str, command: str) -> None:
     assert [c.kind for c in result.corrections] == [CorrectionKind.COMMAND]
 
 
-@pytest.mark.parametrize(
-    ("heard", "command"), [("Next.", "next"), ("OK, next.", "next"), ("Yeah.", "yes"), ("Nope", "no")]
-)
+@pytest.mark.parametrize(("heard", "command"), [("Next.", "next"), ("OK, next.", "next"), ("Yeah.", "yes"), ("Nope", "no")])
 def test_plain_commands_and_synonyms_need_no_repair(heard: str, command: str) -> None:
     result = repair_command(heard)
     assert result.text == command

@@ -238,6 +238,41 @@ class NamesMatcher:
         pieces.append(text[cursor:])
         return Normalised("".join(pieces), tuple(corrections))
 
+    def _repair_trailing_name(self, text: str, corrections: list[Correction]) -> str:
+        """ "Who did you see? Phoebe." -> "Who did you see, Phoebe?": whisper ends the question early."""
+        match = re.search(r"\?\s+([A-Za-z']+)\s*[.!?]?\s*$", text)
+        if not match or not _YOU.search(text[: match.start()]):
+            return text
+        word = match.group(1)
+        if word.lower() in self._aliases:
+            name = word
+        else:
+            if self._never_a_name(word.lower()):
+                return text
+            found = self.best(word)
+            if found is None or found[1] < SLOT_THRESHOLD:
+                return text
+            name = found[0].word
+            corrections.append(Correction(CorrectionKind.NAME, word, name, round(found[1], 3)))
+        return f"{text[: match.start()]}, {name}?"
+
+    def _repair_leading_full_name(self, text: str, corrections: list[Correction]) -> str:
+        """ "Able to wait, where ..." / "Dole Blamire, ..." -> the full name, when a comma follows."""
+        match = re.match(r"^(\W*)((?:[A-Za-z']+\s+){1,2}[A-Za-z']+)(?=\s*,)", text)
+        if not match:
+            return text
+        words = match.group(2).split()
+        lead = words[0].lower().rstrip(".")
+        if lead in self._protected or lead in _OPENERS or lead in _TITLES:
+            return text
+        if all(word.lower() in self._aliases for word in words):
+            return text
+        found = self.best("".join(words), targets=self._joined)
+        if found is None or found[1] < SPLIT_THRESHOLD:
+            return text
+        corrections.append(Correction(CorrectionKind.NAME, match.group(2), found[0].word, round(found[1], 3)))
+        return text[: match.start(2)] + found[0].word + text[match.end(2) :]
+
     def _never_a_name(self, lowered: str) -> bool:
         return lowered in _STOP_WORDS or lowered in _OPENERS or lowered in _TITLES or lowered in self._protected
 
@@ -263,6 +298,13 @@ class NamesMatcher:
     def _repair_address(self, text: str) -> tuple[str, list[Correction]]:
         """The card's openings misheard: "As Keld, ..." -> "Ask Keld", "Confirm Keld with" -> "Confront"."""
         corrections: list[Correction] = []
+        text = self._repair_trailing_name(text, corrections)
+        text = self._repair_leading_full_name(text, corrections)
+        # "in front Keld with", "can front Keld with": Confront heard as two words.
+        two = re.match(r"^(\W*)([A-Za-z]+\s+front)\b", text, re.IGNORECASE)
+        if two and re.search(r"\bwith\b", text[two.end() :], re.IGNORECASE):
+            corrections.append(Correction(CorrectionKind.COMMAND, two.group(2), "Confront", 0.7))
+            text = text[: two.start(2)] + "Confront" + text[two.end(2) :]
         match = re.match(r"^(\W*)([A-Za-z]+)(\s+)([A-Za-z']+)", text)
         if not match:
             return text, corrections

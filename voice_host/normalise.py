@@ -79,6 +79,7 @@ def _spelled_citations(text: str) -> str:
 
 def _times(text: str) -> str:
     """'at 10 35' -> 'at 10.35'; '10:35' -> '10.35'. A time stays a time, never an exhibit."""
+    text = re.sub(r"\b(at|about|around|before|after|till|until) then\b(?=\s*[?.!,]|$)", r"\1 10", text, flags=re.I)
     text = re.sub(r"\b(\d{1,2}):(\d{2})\b", r"\1.\2", text)
     return re.sub(
         rf"\b({_TIME_LEAD}) (\d{{1,2}}) ([0-5]\d)\b(?!\s*(?:,|and)\s*\d)",
@@ -116,7 +117,9 @@ def normalise(raw: str) -> str:
 # accusation's colon) whisper's mishearings of "E seven" are read as the number they end in:
 # "3D7", "A7", "P6", "C3", "he 6", "the 16". Anywhere else they are left alone.
 
-_LETTER_LIKE_E = r"(?:3d|[abcdegptvz]|he|the|a|ee|eat|it|me|be|see|sea|key|tea)"
+_LETTER_LIKE_E = r"(?:3[a-z]|[abcdegptvz]|he|the|a|ee|eat|it|me|be|see|sea|key|tea)"
+# "thirteen" .. "sixteen" heard as "thirty" .. "sixty": in an exhibit slot only the teen fits.
+_TEEN_FOR_TY = {30: 13, 40: 14, 50: 15, 60: 16}
 _SLOT_OPENERS = re.compile(
     r"\b(read|reed|with|exhibits?|accuse\s+\w+(?:\s+\w+)?\s*(?::|,|-|of|with|because of)?)\s*", re.IGNORECASE
 )
@@ -129,11 +132,20 @@ def _read_slot(text: str, start: int, corrections: list[Correction]) -> tuple[st
     pos = start
     while True:
         match = re.match(rf"({_LETTER_LIKE_E})[\s-]?(\d{{1,2}})\b(?![.:]\d)", text[pos:], flags=re.IGNORECASE)
+        if match and int(match.group(2)) in _TEEN_FOR_TY:
+            number_text = str(_TEEN_FOR_TY[int(match.group(2))])
+        else:
+            number_text = match.group(2) if match else ""
         plain = re.match(r"E(\d{1,2})\b", text[pos:])
-        if plain:
+        if plain and int(plain.group(1)) in _TEEN_FOR_TY:
+            corrected = f"E{_TEEN_FOR_TY[int(plain.group(1))]}"
+            corrections.append(Correction(CorrectionKind.EXHIBIT, plain.group(0), corrected, 0.6))
+            text = text[:pos] + corrected + text[pos + plain.end() :]
+            pos += len(corrected)
+        elif plain:
             pos += plain.end()
         elif match:
-            number = int(match.group(2))
+            number = int(number_text)
             if not 1 <= number <= 16:
                 break
             corrected = f"E{number}"

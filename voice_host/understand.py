@@ -95,7 +95,9 @@ def repaired_text(raw: str, matcher: NamesMatcher) -> tuple[str, tuple[Correctio
     """Normalise, read exhibits leniently, repair a lone command, correct names in name slots."""
     text = normalise(raw)
     corrections: list[Correction] = []
-    for step in (read_exhibits_leniently, repair_command, matcher.correct):
+    # Names before exhibits: "in front Keld with E30" only becomes a confrontation (whose "with"
+    # is an exhibit slot) once the matcher has repaired its opening.
+    for step in (repair_command, matcher.correct, read_exhibits_leniently):
         result = step(text)
         text = result.text
         corrections.extend(result.corrections)
