@@ -209,7 +209,8 @@ def assert_ledger_is_the_engines(app: TableApp) -> None:
     assert shown(app, "#ledger-questions").endswith(f"{state.questions_left} of 4")
     assert shown(app, "#ledger-broken") == (" ".join(state.broken) or "none")
     assert app.current is not None
-    assert shown(app, "#ledger-line") == app.current.reply.ledger
+    ledgers = [part.text for part in app.current.reply.parts if part.kind is PartKind.LEDGER]
+    assert [shown(app, "#ledger-line")] == ledgers
 
 
 def night_text(app: TableApp) -> str:
@@ -271,6 +272,28 @@ async def test_a_short_typed_game_keeps_the_ledger_in_step_with_the_engine() -> 
         saves = [part for part in app.current.reply.parts if part.kind is PartKind.SAVE]
         assert len(saves) == 1 and "table:Ann,Bob" in saves[0].text
         assert saves[0].text in night_text(app)
+        assert_ledger_is_the_engines(app)
+
+
+@pytest.mark.anyio
+async def test_the_accusation_is_read_back_then_locked_and_the_result_shown() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for line in ("Ann, Bob", *["next", "yes"] * 4):
+            await type_line(pilot, line)
+        assert shown(app, "#ledger-round") == "Accusation"
+        assert app.query_one("#round-digits", Digits).value == "A"
+        assert shown(app, "#ledger-acc") == "none"
+        await type_line(pilot, "We accuse Bram: E5, E7, E6, E13, E14")
+        assert shown(app, "#heard").endswith("taken as: accusation of Bram Oakes with E5, E7, E6, E13, E14")
+        assert shown(app, "#ledger-acc") == "read back: say yes"
+        assert_ledger_is_the_engines(app)
+        await type_line(pilot, "yes")
+        assert shown(app, "#ledger-acc") == "locked"
+        assert shown(app, "#ledger-round") == "Night over"
+        assert shown(app, "#result-line").startswith("RESULT: AIGC|frost-fair-test|frost-fair|v0.1.0|end:solved")
+        assert "Correct." in night_text(app)
         assert_ledger_is_the_engines(app)
 
 

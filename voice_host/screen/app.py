@@ -16,7 +16,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Footer, Input, OptionList, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Input, OptionList, Static
 
 from engine.replies import PartKind, Reply, ReplyPart
 from voice_host.events import MicLevel, MicStatus
@@ -70,8 +70,9 @@ Screen { layout: vertical; }
 #cell-acc { width: 1fr; }
 .cell .caption { color: $text-muted; text-style: bold; }
 .cell .value { text-style: bold; width: auto; }
-#cell-next .value { text-style: bold reverse; padding: 0 1; height: 3; width: 1fr; content-align: left middle; }
-#cell-acc.-alert .value { text-style: bold reverse; padding: 0 1; }
+/* Reversed by colours from the theme, so the block reads on dark and light themes alike. */
+#cell-next .value { background: $foreground; color: $background; padding: 0 1; height: 3; content-align: left middle; }
+#cell-acc.-alert .value { background: $foreground; color: $background; padding: 0 1; }
 #round-digits { width: auto; text-style: bold; }
 #cell-round .value { color: $text-muted; }
 #marks-big { width: auto; }
@@ -80,7 +81,7 @@ Screen { layout: vertical; }
 
 #mic { width: 34; height: auto; border: round $secondary; padding: 0 1; }
 #mic-status { text-style: bold; }
-#mic.-unavailable #mic-status, #mic.-muted #mic-status { text-style: bold reverse; }
+#mic.-unavailable #mic-status, #mic.-muted #mic-status { background: $foreground; color: $background; width: auto; }
 #mic-detail, #mic-keys { color: $text-muted; }
 
 #full-state { height: auto; border: round $accent; padding: 0 1; display: none; }
@@ -92,16 +93,17 @@ Screen { layout: vertical; }
 #night .entry.-current { border-left: thick $accent; }
 #night .said { color: $text-muted; }
 #night .part { margin-bottom: 1; }
+#night .part:last-of-type { margin-bottom: 0; }
 #night .part.-speaking { background: $boost; }
 #night .-save, #night .-result { border: round $warning; padding: 0 1; }
 
 #side { width: 66; }
-#evidence-box { height: 1fr; border: round $secondary; }
-#evidence-tabs { height: 1fr; }
-#exhibit-list { height: auto; max-height: 8; border: none; }
-#exhibit-scroll { height: 1fr; }
-#exhibit-text { padding: 0 1; }
-#statements .statement { margin-bottom: 1; padding: 0 1; }
+#evidence-box { height: 1fr; border: round $secondary; padding: 0 1; }
+#exhibit-list { height: auto; max-height: 8; border: none; padding: 0; }
+#exhibit-scroll { height: auto; max-height: 10; margin-bottom: 1; }
+#statements { height: 1fr; }
+#statements .statement { margin-bottom: 1; }
+#statements .statements-head { text-style: bold; }
 #house-box { height: auto; border: round $secondary; padding: 0 1; }
 #house { width: auto; }
 
@@ -111,7 +113,8 @@ Screen { layout: vertical; }
 Screen.-narrow #ledger, Screen.-short #ledger { border: none; padding: 0; }
 Screen.-narrow .big, Screen.-short .big { display: none; }
 Screen.-narrow .cell, Screen.-short .cell { margin-right: 1; }
-Screen.-narrow #cell-round, Screen.-short #cell-round { width: 8; }
+Screen.-narrow #cell-round, Screen.-short #cell-round { width: 11; }
+Screen.-narrow #result-line, Screen.-short #result-line { display: none; }
 Screen.-narrow #cell-questions, Screen.-short #cell-questions { width: 15; }
 Screen.-narrow #cell-next, Screen.-short #cell-next { width: 12; }
 Screen.-narrow #cell-broken, Screen.-short #cell-broken { width: 12; }
@@ -174,13 +177,11 @@ class TableApp(App[int]):
         with Horizontal(id="body"):
             yield VerticalScroll(id="night")
             with Vertical(id="side"):
-                with Vertical(id="evidence-box"), TabbedContent(id="evidence-tabs"):
-                    with TabPane("Exhibits", id="tab-exhibits"):
-                        yield EvidenceList(id="exhibit-list")
-                        with VerticalScroll(id="exhibit-scroll"):
-                            yield ExhibitText("No exhibits read yet.", id="exhibit-text")
-                    with TabPane("Statements", id="tab-statements"):
-                        yield StatementsView(id="statements")
+                with Vertical(id="evidence-box"):
+                    yield EvidenceList(id="exhibit-list")
+                    with VerticalScroll(id="exhibit-scroll"):
+                        yield ExhibitText("No exhibits read yet.", id="exhibit-text")
+                    yield StatementsView(id="statements")
                 with Vertical(id="house-box"):
                     yield Static(id="house")
         yield self.heard
@@ -190,7 +191,9 @@ class TableApp(App[int]):
     def on_mount(self) -> None:
         self.query_one("#evidence-box").border_title = "THE EVIDENCE IN"
         self.query_one("#house-box").border_title = "THE HOUSE"
-        self.query_one("#night").border_title = "THE NIGHT"
+        night = self.query_one("#night", VerticalScroll)
+        night.border_title = "THE NIGHT"
+        night.anchor()
         plan, _drawn = house_plan(self.driver.house_text)
         self.query_one("#house", Static).update(plan)
         self.show_mic(self._first_mic)
@@ -274,8 +277,10 @@ class TableApp(App[int]):
     def show_reply(self, reply: Reply, said: str | None, taken_as: str | None) -> NightEntry:
         state = self.driver.state
         result = next((part.text for part in reply.parts if part.kind is PartKind.RESULT), None)
-        if reply.parts and reply.parts[-1].kind is PartKind.LEDGER:
-            self.ledger.show(ledger_view(state, reply.ledger), result)
+        # The LEDGER is the last part, except at the end where the RESULT line follows it.
+        ledger = next((part.text for part in reversed(reply.parts) if part.kind is PartKind.LEDGER), None)
+        if ledger is not None:
+            self.ledger.show(ledger_view(state, ledger), result)
         has_full_state = any(part.kind is PartKind.FULL_STATE for part in reply.parts)
         if has_full_state:
             self.full_state.show(full_state_view(state))
@@ -298,14 +303,10 @@ class TableApp(App[int]):
         entry.add_class("-current")
         self.current = entry
         night = self.query_one("#night", VerticalScroll)
-        mounting = night.mount(entry)
-
-        async def reveal() -> None:
-            # Show the start of the new reply once it is laid out: a round opening is read from the top.
-            await mounting
-            self.call_after_refresh(night.scroll_to_widget, entry, animate=False, top=True, immediate=True)
-
-        self.call_later(reveal)
+        night.mount(entry)
+        # The night is anchored to its end, so the new reply shows as soon as it is laid out; a
+        # highlight (or the table) scrolling up releases the anchor, and this takes it back.
+        night.scroll_end(animate=False)
         return entry
 
     def _show_evidence(self) -> None:

@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("messages", nargs="*", help="messages to type, in order")
     parser.add_argument("--case", type=Path, default=None, help="case folder (default: the bundled case)")
     parser.add_argument("--size", default="160x48", help="terminal size, WIDTHxHEIGHT")
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
 
     from engine.game import Game
     from voice_host.casefiles import case_dir_or_bundled, read_case_dir

@@ -179,7 +179,7 @@ class PartView(Static):
             head = Text(f"{marker}SAVE (copy this to resume in a new game)", "bold")
             body = Text(part.text)
         elif part.kind is PartKind.RESULT:
-            head = Text(f"{marker}RESULT", "bold")
+            head = Text(f"{marker}THE NIGHT IS OVER", "bold")
             body = Text(part.text, "bold")
         else:
             who = speaker_label(part)
@@ -240,7 +240,7 @@ class StatementsView(VerticalScroll):
         if not statements:
             self.mount(Static("No statements yet.", classes="empty"))
             return
-        self.mount(Static(Text(f"Round {round_number} statements", "bold"), classes="statements-head"))
+        self.mount(Static(f"STATEMENTS, ROUND {round_number}", classes="statements-head"))
         for statement in statements:
             self.mount(
                 Static(
