@@ -98,11 +98,37 @@ def _citations(text: str) -> str:
     return re.sub(r"(?<!\w)#\s*(\d{1,2})\b", r"E\1", text)
 
 
+_LEADING_QUESTION = r"(?:who|what|where|when|why|how|did|were|was|is|are|do|does|have|had|can|could|would|will)"
+
+
+def _prompt_punctuation(text: str) -> str:
+    """Undo the commas and stops a name list in the prompt teaches whisper to put round names.
+
+    "Confront, Martha Ruddock, with E4" -> "Confront Martha Ruddock with E4"; "Answer, Joel." ->
+    "Answer Joel."; "exhibit, two" -> "exhibit two"; "The companion. Who did you ..." -> "The
+    companion, who did you ...". Only these fixed places; the words are never changed.
+    """
+    text = re.sub(r"^(\W*(?:confront|ask|answers?|accuse|we accuse|question for|to))\s*[,.:;]\s*", r"\1 ", text, flags=re.I)
+    confront = re.match(r"^\W*confront\b", text, re.IGNORECASE)
+    if confront:
+        text = re.sub(r"\s*,\s*(with)\b", r" \1", text, count=1, flags=re.IGNORECASE)
+    text = re.sub(r"\b(exhibits?|with)\s*,\s*", r"\1 ", text, flags=re.IGNORECASE)
+    # "NAME. Who did you ...?": one sentence cut in two after the name at the start.
+    return re.sub(
+        rf"^(\W*(?:the\s+)?[A-Za-z']+(?:\s+[A-Za-z']+)?)\.\s+({_LEADING_QUESTION})\b(?=[^.]*\b(?:you|your)\b)",
+        lambda m: f"{m.group(1)}, {m.group(2).lower()}",
+        text,
+        count=1,
+        flags=re.IGNORECASE,
+    )
+
+
 def normalise(raw: str) -> str:
     """Numbers to digits, exhibit citations to "E7", times kept as times, whisper's noise tidied."""
     text = _cleanup(raw)
     if not text:
         return ""
+    text = _prompt_punctuation(text)
     text = _spelled_citations(text)
     text = alpha2digit(text, "en")
     text = _times(text)
@@ -244,7 +270,7 @@ def repair_command(text: str) -> Normalised:
     if not lowered:
         return Normalised(text)
     # "read E7" misheard as "reed E7" / "red E7" / "reads E7".
-    read = re.fullmatch(r"(read|reed|red|reads|re-read|reread|ride|rid)\s+(e\d{1,2})", lowered)
+    read = re.fullmatch(r"(read|reed|red|reads|re-read|reread|ride|rid|re[a-z]{2,6})[\s,]+(e\d{1,2})", lowered)
     if read:
         fixed = f"read {read.group(2).upper()}"
         if read.group(1) == "read":
@@ -256,7 +282,7 @@ def repair_command(text: str) -> Normalised:
         fixed = f"read E{int(alone.group(1))}"
         return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.7),))
     # "answers NAME" misheard as "answer's NAME", "answer NAME", "answers of NAME".
-    answers = re.fullmatch(r"(answer'?s?|answers of|answer is|ansers)\s+(.+)", body, flags=re.IGNORECASE)
+    answers = re.fullmatch(r"(answer'?s?|answers of|answer is|ansers)[\s,]+(.+)", body, flags=re.IGNORECASE)
     if answers and answers.group(1).lower() != "answers":
         fixed = f"answers {answers.group(2)}"
         return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.8),))
