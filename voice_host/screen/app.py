@@ -193,7 +193,6 @@ class TableApp(App[int]):
         self.query_one("#house-box").border_title = "THE HOUSE"
         night = self.query_one("#night", VerticalScroll)
         night.border_title = "THE NIGHT"
-        night.anchor()
         plan, _drawn = house_plan(self.driver.house_text)
         self.query_one("#house", Static).update(plan)
         self.show_mic(self._first_mic)
@@ -304,8 +303,7 @@ class TableApp(App[int]):
         self.current = entry
         night = self.query_one("#night", VerticalScroll)
         night.mount(entry)
-        # The night is anchored to its end, so the new reply shows as soon as it is laid out; a
-        # highlight (or the table) scrolling up releases the anchor, and this takes it back.
+        # Once it is laid out, scroll to the end so the new reply shows.
         night.scroll_end(animate=False)
         return entry
 
