@@ -50,6 +50,7 @@ class Tally:
     named: int = 0
     names_right: int = 0
     invented: int = 0
+    second_passes: int = 0
     recognition: list[float] = field(default_factory=list)
     first_audio: list[float] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
@@ -70,6 +71,7 @@ class Tally:
             f"  names {pct(self.names_right, self.named)}  invented {self.invented:<3}"
             f"  recog p50 {q(self.recognition, 0.5)} p90 {q(self.recognition, 0.9)}"
             f"  first-audio p50 {q(self.first_audio, 0.5)} p90 {q(self.first_audio, 0.9)}"
+            f"  2nd-pass {self.second_passes}"
         )
 
 
@@ -110,7 +112,7 @@ def first_audio_seconds(understand_seconds: float, reply_seconds: float) -> floa
 
 
 class Bench:
-    def __init__(self, fixtures: list[Fixture], cache: Path | None) -> None:
+    def __init__(self, fixtures: list[Fixture], cache: Path | None, biasing: str) -> None:
         from engine.game import Game
         from voice_host.asr import Recognizer
         from voice_host.casefiles import load_bundled_case
@@ -122,7 +124,7 @@ class Bench:
         self.case = load_bundled_case()
         self.fixtures = fixtures
         self.audio = FixtureAudio(fixtures, cache)
-        self.pipeline = HearPipeline(self.case, Biasing.PROMPT_CHECKED)
+        self.pipeline = HearPipeline(self.case, Biasing(biasing))
         self.plain: Recognizer = self.pipeline.recognizer
         self.matcher = NamesMatcher(self.case.suspects)
         self.synth = Synthesizer()
@@ -161,7 +163,9 @@ class Bench:
             heard = result.heard
             got = intent_of(heard.message)
             self._score(ours, fixture, got, expected, heard.message, heard.needs_confirmation, heard.text, said_names)
-            ours.recognition.append(result.recognised.seconds if result.recognised else result.seconds)
+            recognised = result.recognised
+            ours.recognition.append(recognised.transcript.seconds + (recognised.unbiased.seconds if recognised.unbiased else 0.0))
+            ours.second_passes += recognised.passes > 1
             if heard.needs_confirmation:
                 reply_seconds = self._line_seconds("I heard: " + heard.text)
             elif heard.usable:
@@ -240,6 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0, help="only the first N fixtures")
     parser.add_argument("--cache", type=Path, default=None, help="keep the derived room/party audio here")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--biasing", default="prompt_checked", choices=["none", "prompt", "prompt_checked"])
     parser.add_argument("--misses", type=Path, default=None, help="write every miss of the Host's pipeline here")
     parser.add_argument("--cold-start", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -251,7 +256,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.limit:
         fixtures = fixtures[: args.limit]
     started = time.perf_counter()
-    bench = Bench(fixtures, args.cache)
+    bench = Bench(fixtures, args.cache, args.biasing)
     misses: list[str] = []
     print(
         f"{len(fixtures)} fixtures; Host = base b5 int8, case prompt + unbiased check; baseline = base b5 unbiased, exact NAMES"

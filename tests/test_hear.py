@@ -30,7 +30,7 @@ FULL_NAMES = {
 CLEAN = [
     "u000",  # Next.
     "u014",  # Read E3.
-    "u025",  # Answers Keld.
+    "u026",  # Answers Ormerod.
     "u047",  # Julius, when did you last see Mrs Blamire?
     "u056",  # Mrs Ruddock, what did you do at ten o'clock?  (a time, never an exhibit)
     "u089",  # Confront Phoebe with E3.

@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,7 +26,6 @@ from voice_host.understand import (
     RecognitionPasses,
     Understander,
     Vocabulary,
-    heard_with,
 )
 from voice_host.vad import SAMPLE_RATE, Audio
 
@@ -48,7 +46,7 @@ def fresh_game(case: Case) -> Game:
 @dataclass(frozen=True)
 class HeardFile:
     heard: Heard
-    recognised: Recognised | None
+    recognised: Recognised
     seconds: float  # understanding time: recognition passes + repair + classification
     utterances: int  # how many utterances VAD found (0: none, the whole file was used)
 
@@ -82,9 +80,7 @@ class HearPipeline:
         self.names = {s.key: s.name for s in case.suspects}
         self.understander = Understander(case.suspects)
         self.recognizer = Recognizer(options or RecognitionOptions())
-        self.passes = RecognitionPasses(
-            self.recognizer, Vocabulary.for_suspects(case.suspects), self.understander.matcher, biasing
-        )
+        self.passes = RecognitionPasses(self.recognizer, Vocabulary.for_suspects(case.suspects), self.understander, biasing)
         self.use_vad = use_vad
         self._vad = None
         if use_vad:
@@ -130,10 +126,8 @@ class HearPipeline:
             speech = pieces[0]
         else:
             speech = audio  # nothing VAD was sure of: let recognition and its guards judge it
-        started = time.perf_counter()
-        recognised = self.passes.recognise(speech)
-        heard = heard_with(self.understander, recognised, game, game.state.seats)
-        return HeardFile(heard, recognised, time.perf_counter() - started, len(pieces))
+        recognised = self.passes.hear(speech, game, game.state.seats)
+        return HeardFile(recognised.heard, recognised, recognised.seconds, len(pieces))
 
     def hear_file(self, path: Path) -> HeardFile:
         from faster_whisper.audio import decode_audio  # type: ignore[import-untyped]

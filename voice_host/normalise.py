@@ -144,6 +144,12 @@ def normalise(raw: str) -> str:
 # "3D7", "A7", "P6", "C3", "he 6", "the 16". Anywhere else they are left alone.
 
 _LETTER_LIKE_E = r"(?:3[a-z]|[abcdegptvz]|he|the|a|ee|eat|it|me|be|see|sea|key|tea)"
+# Number words as whisper mishears them in noise; read as numbers only inside an exhibit slot.
+_NUMBER_HOMOPHONES = {
+    "won": 1, "one": 1, "to": 2, "too": 2, "tree": 3, "free": 3, "for": 4, "fore": 4, "fife": 5, "sicks": 6,
+    "sex": 6, "heaven": 7, "ate": 8, "aid": 8, "eat": 8, "nein": 9, "tin": 10, "leven": 11,
+}  # fmt: skip
+_HOMOPHONE_RE = "|".join(sorted(_NUMBER_HOMOPHONES, key=len, reverse=True))
 # "thirteen" .. "sixteen" heard as "thirty" .. "sixty": in an exhibit slot only the teen fits.
 _TEEN_FOR_TY = {30: 13, 40: 14, 50: 15, 60: 16}
 _SLOT_OPENERS = re.compile(
@@ -158,11 +164,18 @@ def _read_slot(text: str, start: int, corrections: list[Correction]) -> tuple[st
     pos = start
     while True:
         match = re.match(rf"({_LETTER_LIKE_E})[\s-]?(\d{{1,2}})\b(?![.:]\d)", text[pos:], flags=re.IGNORECASE)
-        if match and int(match.group(2)) in _TEEN_FOR_TY:
+        if match is None:
+            # "exhibit too", "the aid": a number heard as a word that sounds like it.
+            match = re.match(rf"((?:exhibit|{_LETTER_LIKE_E})[\s-]?)({_HOMOPHONE_RE})\b", text[pos:], re.IGNORECASE)
+            if match:
+                number_text = str(_NUMBER_HOMOPHONES[match.group(2).lower()])
+        elif int(match.group(2)) in _TEEN_FOR_TY:
             number_text = str(_TEEN_FOR_TY[int(match.group(2))])
         else:
-            number_text = match.group(2) if match else ""
+            number_text = match.group(2)
         plain = re.match(r"E(\d{1,2})\b", text[pos:])
+        if match is None:
+            number_text = ""
         if plain and int(plain.group(1)) in _TEEN_FOR_TY:
             corrected = f"E{_TEEN_FOR_TY[int(plain.group(1))]}"
             corrections.append(Correction(CorrectionKind.EXHIBIT, plain.group(0), corrected, 0.6))

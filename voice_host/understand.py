@@ -15,8 +15,9 @@ docs/benchmarks.md ("Voice understanding") for the measurements behind these cho
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
@@ -55,7 +56,7 @@ class TranscriptLike(Protocol):
 
 
 #: Below this confidence a costly action is confirmed first.
-CONFIRM_BELOW = 0.6
+CONFIRM_BELOW = 0.7
 # How much each kind of repair leaves of the confidence (multiplied in).
 _EXHIBIT_REPAIR = 0.5
 _BIASED_ONLY_NAME = 0.5
@@ -168,8 +169,10 @@ class Understander:
 
 class Biasing(Enum):
     NONE = "none"  # plain faster-whisper
-    PROMPT = "prompt"  # the case vocabulary as initial_prompt
-    PROMPT_CHECKED = "prompt_checked"  # biased, plus an unbiased pass when the biased one names someone
+    PROMPT = "prompt"  # the case vocabulary as initial_prompt, one pass
+    # Biased, and an unbiased pass to check a name, only when it matters: the message would spend
+    # (costly), names a suspect and is confident enough to go through without a confirmation.
+    PROMPT_CHECKED = "prompt_checked"
 
 
 @dataclass(frozen=True)
@@ -196,48 +199,60 @@ class Vocabulary:
 
 @dataclass(frozen=True)
 class Recognised:
-    """The transcript chosen for understanding, and what the passes said about names."""
+    """The transcript understood, and what the passes said about names."""
 
     transcript: Transcript
-    uncertain_names: tuple[str, ...] = ()
+    heard: Heard
     passes: int = 1
-    seconds: float = 0.0
+    seconds: float = 0.0  # recognition and understanding, all passes
     unbiased: Transcript | None = None
+
+
+def _rejection(transcript: Transcript) -> str | None:
+    return transcript.rejected.value if transcript.rejected is not None else None
 
 
 @dataclass
 class RecognitionPasses:
-    """Runs the recognition passes for one utterance with the chosen biasing."""
+    """Runs the recognition passes for one utterance with the chosen biasing, then understands it."""
 
     recognizer: Recognizer
     vocabulary: Vocabulary
-    matcher: NamesMatcher
+    understander: Understander
     biasing: Biasing = Biasing.PROMPT_CHECKED
-    _last: Recognised | None = field(default=None, init=False, repr=False)
 
-    def recognise(self, audio: npt.NDArray[np.float32]) -> Recognised:
+    def _understand(
+        self, transcript: Transcript, classifier: Classifier, seats: tuple[str, ...], uncertain: tuple[str, ...] = ()
+    ) -> Heard:
+        rejected = _rejection(transcript)
+        heard = self.understander.understand_transcript(transcript, classifier, seats, uncertain, rejected=rejected)
+        return replace(heard, transcript=transcript.raw_text) if rejected is not None else heard
+
+    def hear(self, audio: npt.NDArray[np.float32], classifier: Classifier, seats: Iterable[str] = ()) -> Recognised:
+        started = time.perf_counter()
+        seated = tuple(seats)
         if self.biasing is Biasing.NONE:
-            plain = self.recognizer.transcribe(audio, initial_prompt=None, hotwords=None)
-            return Recognised(plain, (), 1, plain.seconds)
+            plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None)
+            heard = self._understand(plain, classifier, seated)
+            return Recognised(plain, heard, 1, time.perf_counter() - started)
         biased = self.recognizer.transcribe(audio, initial_prompt=self.vocabulary.prompt)
-        if self.biasing is Biasing.PROMPT or biased.rejected is not None:
-            return Recognised(biased, (), 1, biased.seconds)
-        named, _ = repaired_text(biased.text, self.matcher)
-        biased_names = self.matcher.suspects_named(named)
-        if not biased_names:
-            return Recognised(biased, (), 1, biased.seconds)
+        heard = self._understand(biased, classifier, seated)
+        message = heard.message
+        matcher = self.understander.matcher.with_protected(seated)
+        named = matcher.suspects_named(heard.text) if heard.usable else ()
+        worth_checking = (
+            self.biasing is Biasing.PROMPT_CHECKED
+            and message is not None
+            and message.costly
+            and not heard.needs_confirmation
+            and bool(named)
+        )
+        if not worth_checking:
+            return Recognised(biased, heard, 1, time.perf_counter() - started)
         plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None)
-        plain_text, _ = repaired_text(plain.text, self.matcher) if plain.rejected is None else ("", ())
-        plain_names = set(self.matcher.suspects_named(plain_text))
-        uncertain = tuple(key for key in biased_names if key not in plain_names)
-        return Recognised(biased, uncertain, 2, biased.seconds + plain.seconds, plain)
-
-
-def heard_with(understander: Understander, recognised: Recognised, classifier: Classifier, seats: Iterable[str] = ()) -> Heard:
-    """Understand a recognition result (the transcript plus what the passes said about names)."""
-    transcript = recognised.transcript
-    rejected = transcript.rejected.value if transcript.rejected is not None else None
-    heard = understander.understand_transcript(transcript, classifier, seats, recognised.uncertain_names, rejected=rejected)
-    if rejected is not None:
-        return replace(heard, transcript=transcript.raw_text)
-    return heard
+        plain_text = repaired_text(plain.text, matcher)[0] if plain.rejected is None else ""
+        plain_names = set(matcher.suspects_named(plain_text))
+        uncertain = tuple(key for key in named if key not in plain_names)
+        if uncertain:
+            heard = self._understand(biased, classifier, seated, uncertain)
+        return Recognised(biased, heard, 2, time.perf_counter() - started, plain)
