@@ -162,6 +162,12 @@ def bench_loop(
     block = 512
     waits: list[float] = []
     to_first_audio: list[float] = []
+    runs = [0]  # recognitions started, including early ones thrown away
+
+    def counted(audio: np.ndarray) -> Transcript:
+        runs[0] += 1
+        return recognizer.transcribe(audio)
+
     for clip in clips:
         done = threading.Event()
         got: list[Utterance[Transcript]] = []
@@ -176,9 +182,7 @@ def bench_loop(
 
         source = _PacedSource()
         executor = ThreadPoolExecutor(max_workers=1)
-        listener: Listener[Transcript] = Listener(
-            source, SileroVad(), recognizer.transcribe, deliver, settings=settings, executor=executor
-        )
+        listener: Listener[Transcript] = Listener(source, SileroVad(), counted, deliver, settings=settings, executor=executor)
         audio = np.concatenate([clip.audio, np.zeros(SAMPLE_RATE * 2, dtype=np.float32)])
         speech_end = clip.speech_end
         started = time.monotonic()
@@ -203,6 +207,7 @@ def bench_loop(
         "p50 end of speech -> first audio": percentile(to_first_audio, 50),
         "p90 end of speech -> first audio": percentile(to_first_audio, 90),
         "utterances": float(len(waits)),
+        "recognitions per utterance": runs[0] / max(1, len(waits)),
     }
 
 
@@ -267,9 +272,33 @@ def bench_cold_start(runs: int) -> dict[str, float]:
     }
 
 
+def loop_table(clips: list[Rendered], synthesizer: Synthesizer) -> list[str]:
+    lines: list[str] = []
+    lines += ["", "End of speech -> first audio, real-time feed through Silero + segmenter (hangover "
+              f"{ListenerSettings().segmenter.silence_seconds} s) + whisper + the reply's first piper sentence:",
+              "", "| model | early start after | p50 -> transcript | p50 -> first audio | p90 -> first audio "
+              "| recognitions per utterance |", "|---|---|---|---|---|---|"]  # fmt: skip
+    for model, early_seconds in (
+        (WhisperModelName.TINY_EN, 0.2),
+        (WhisperModelName.BASE, 0.2),
+        (WhisperModelName.BASE, 0.35),
+        (WhisperModelName.BASE, None),
+    ):
+        loop = bench_loop(model, clips, synthesizer, early_seconds)
+        early_text = "none" if early_seconds is None else f"{early_seconds} s"
+        lines.append(
+            f"| {model.value} b5 | {early_text} | {loop['p50 end of speech -> transcript']:.2f} | "
+            f"{loop['p50 end of speech -> first audio']:.2f} | {loop['p90 end of speech -> first audio']:.2f} "
+            f"| {loop['recognitions per utterance']:.2f} |"
+        )
+
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats and no real-time loop")
+    parser.add_argument("--loop-only", action="store_true", help="only the real-time end-of-speech figures")
     parser.add_argument("--cold-start-child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cold_start_child:
@@ -280,6 +309,13 @@ def main(argv: list[str] | None = None) -> int:
     lines.append(f"Command: `.venv/bin/python bench/speech.py{' --quick' if args.quick else ''}`; "
                  f"{os.cpu_count()} cores; int8, cpu_threads=2, beam 5, piper en_US joe medium.")  # fmt: skip
     lines.append("")
+
+    if args.loop_only:
+        synthesizer = Synthesizer()
+        synthesizer.preload()
+        lines += loop_table(render_all(synthesizer), synthesizer)
+        print("\n".join(lines))
+        return 0
 
     cold = bench_cold_start(1 if args.quick else 3)
     loads: dict[str, float] = {}
@@ -315,22 +351,7 @@ def main(argv: list[str] | None = None) -> int:
     lines += [f"| {name} | {value:.3f} |" for name, value in piper.items()]
 
     if not args.quick:
-        lines += ["", "End of speech -> first audio, real-time feed through Silero + segmenter (hangover "
-                  f"{ListenerSettings().segmenter.silence_seconds} s) + whisper + the reply's first piper sentence:",
-                  "", "| model | early start after | p50 -> transcript | p50 -> first audio | p90 -> first audio |",
-                  "|---|---|---|---|---|"]  # fmt: skip
-        for model, early_seconds in (
-            (WhisperModelName.TINY_EN, 0.2),
-            (WhisperModelName.BASE, 0.2),
-            (WhisperModelName.BASE, 0.35),
-            (WhisperModelName.BASE, None),
-        ):
-            loop = bench_loop(model, clips, synthesizer, early_seconds)
-            early_text = "none" if early_seconds is None else f"{early_seconds} s"
-            lines.append(
-                f"| {model.value} b5 | {early_text} | {loop['p50 end of speech -> transcript']:.2f} | "
-                f"{loop['p50 end of speech -> first audio']:.2f} | {loop['p90 end of speech -> first audio']:.2f} |"
-            )
+        lines += loop_table(clips, synthesizer)
 
     lines += ["", f"Peak memory of this benchmark process (both whisper models, piper, Silero): {peak_mb():.0f} MB", ""]
     lines += ["Transcripts (sanity check, not the accuracy benchmark):", *heard_lines]
