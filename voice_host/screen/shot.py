@@ -66,10 +66,11 @@ async def screenshot(app: TableApp, size: tuple[int, int], messages: list[str]) 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("out", type=Path, help="the PNG to write (the SVG is written beside it)")
+    parser.add_argument("out", type=Path, help="the PNG to write")
     parser.add_argument("messages", nargs="*", help="messages to type, in order")
     parser.add_argument("--case", type=Path, default=None, help="case folder (default: the bundled case)")
     parser.add_argument("--size", default="160x48", help="terminal size, WIDTHxHEIGHT")
+    parser.add_argument("--svg", type=Path, default=None, help="also keep Textual's SVG screenshot here")
     args = parser.parse_intermixed_args(argv)
 
     from engine.game import Game
@@ -78,7 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     case = read_case_dir(case_dir_or_bundled(args.case))
     width, height = (int(n) for n in args.size.lower().split("x"))
     svg = asyncio.run(screenshot(TableApp(TableDriver(Game(case))), (width, height), args.messages))
-    args.out.with_suffix(".svg").write_text(svg, encoding="utf-8")
+    if args.svg is not None:
+        args.svg.write_text(svg, encoding="utf-8")
     svg_to_png(svg, args.out)
     return 0
 
