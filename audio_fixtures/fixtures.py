@@ -93,7 +93,7 @@ def load_manifest(path: Path = MANIFEST) -> list[Fixture]:
 
 def read_audio(path: Path) -> Audio:
     """Decode any file PyAV reads (FLAC, WAV) to 16 kHz mono float32, as faster-whisper does."""
-    from faster_whisper.audio import decode_audio
+    from faster_whisper.audio import decode_audio  # type: ignore[import-untyped]
 
     return np.asarray(decode_audio(str(path), sampling_rate=SAMPLE_RATE), dtype=np.float32)
 
@@ -122,7 +122,7 @@ def _room_impulse(rng: np.random.Generator, rt60: float) -> Audio:
     tail[: int(0.005 * SAMPLE_RATE)] = 0.0  # early reflections start after ~5 ms
     impulse = 0.35 * tail / np.sqrt(np.sum(tail**2))
     impulse[0] = 1.0
-    return impulse.astype(np.float32)
+    return np.asarray(impulse, dtype=np.float32)
 
 
 def _convolve(audio: Audio, impulse: Audio) -> Audio:
@@ -203,7 +203,7 @@ class FixtureAudio:
         if self._cache_dir is not None:
             cached = self._cache_dir / condition.value / f"{fixture_id}.npy"
             if cached.exists():
-                return np.load(cached)
+                return np.asarray(np.load(cached), dtype=np.float32)
         babble = self._babble_for(fixture_id) if condition is Condition.PARTY else None
         out = degrade(self.clean(fixture_id), condition, fixture_id, babble)
         if self._cache_dir is not None:

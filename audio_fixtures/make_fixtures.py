@@ -418,7 +418,7 @@ class Renderer:
                 ],
                 check=True,
             )
-            from faster_whisper.audio import decode_audio
+            from faster_whisper.audio import decode_audio  # type: ignore[import-untyped]
 
             return np.asarray(decode_audio(str(out), sampling_rate=SAMPLE_RATE), dtype=np.float32)
 

@@ -66,7 +66,7 @@ class Tally:
             return f"{ordered[min(len(ordered) - 1, int(p * len(ordered)))]:.2f}"
 
         return (
-            f"{label:<16} n={self.total:<4} intent {pct(self.intent, self.total)}  harmful {pct(self.harmful, self.total)}"
+            f"{label:<22} n={self.total:<4} intent {pct(self.intent, self.total)}  harmful {pct(self.harmful, self.total)}"
             f"  confirm {pct(self.confirmed, self.total)}  WER {pct(self.word_errors, self.words)}"
             f"  names {pct(self.names_right, self.named)}  invented {self.invented:<3}"
             f"  recog p50 {q(self.recognition, 0.5)} p90 {q(self.recognition, 0.9)}"
@@ -152,7 +152,7 @@ class Bench:
     def _said_names(self, fixture: Fixture) -> set[str]:
         return set(self.matcher.suspects_named(fixture.said))
 
-    def run(self, condition: Condition, ours: Tally, base: Tally, verbose: bool) -> None:
+    def run(self, condition: Condition, ours: Tally, single: Tally, base: Tally, verbose: bool) -> None:
         for fixture in self.fixtures:
             audio = self.audio.audio(fixture.id, condition)
             expected = expected_intent(fixture)
@@ -172,6 +172,19 @@ class Bench:
                 reply_seconds = self._reply_seconds(heard.text)
             if heard.usable:
                 ours.first_audio.append(first_audio_seconds(result.seconds, reply_seconds))
+            # The same run scored as if the check pass never ran (one biased pass only).
+            first = recognised.first or heard
+            first_seconds = recognised.first_seconds if recognised.first else result.seconds
+            first_got = intent_of(first.message)
+            self._score(single, fixture, first_got, expected, first.message, first.needs_confirmation, first.text, said_names)
+            single.recognition.append(recognised.transcript.seconds)
+            if first.usable:
+                single_reply = (
+                    self._line_seconds("I heard: " + first.text)
+                    if first.needs_confirmation
+                    else (self._reply_seconds(first.text))
+                )
+                single.first_audio.append(first_audio_seconds(first_seconds, single_reply))
             if got != expected:
                 ours.misses.append(
                     f"{condition.value} {fixture.id} {fixture.said!r} -> {heard.transcript!r} -> {heard.text!r} {got}"
@@ -263,10 +276,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     for name in args.conditions.split(","):
         condition = Condition(name)
-        ours, base = Tally(), Tally()
-        bench.run(condition, ours, base, args.verbose)
+        ours, single, base = Tally(), Tally(), Tally()
+        bench.run(condition, ours, single, base, args.verbose)
         print(f"[{condition.value}]")
-        print(ours.row("  host"))
+        print(ours.row(f"  host {args.biasing}"))
+        if args.biasing == "prompt_checked":
+            print(single.row("  host prompt"))
         print(base.row("  baseline"))
         misses.extend(ours.misses)
         sys.stdout.flush()

@@ -206,6 +206,8 @@ class Recognised:
     passes: int = 1
     seconds: float = 0.0  # recognition and understanding, all passes
     unbiased: Transcript | None = None
+    first: Heard | None = None  # what the first pass alone made of it (set when a check ran)
+    first_seconds: float = 0.0
 
 
 def _rejection(transcript: Transcript) -> str | None:
@@ -249,10 +251,11 @@ class RecognitionPasses:
         )
         if not worth_checking:
             return Recognised(biased, heard, 1, time.perf_counter() - started)
+        first, first_seconds = heard, time.perf_counter() - started
         plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None)
         plain_text = repaired_text(plain.text, matcher)[0] if plain.rejected is None else ""
         plain_names = set(matcher.suspects_named(plain_text))
         uncertain = tuple(key for key in named if key not in plain_names)
         if uncertain:
             heard = self._understand(biased, classifier, seated, uncertain)
-        return Recognised(biased, heard, 2, time.perf_counter() - started, plain)
+        return Recognised(biased, heard, 2, time.perf_counter() - started, plain, first, first_seconds)
