@@ -272,7 +272,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench = Bench(fixtures, args.cache, args.biasing)
     misses: list[str] = []
     print(
-        f"{len(fixtures)} fixtures; Host = base b5 int8, case prompt + unbiased check; baseline = base b5 unbiased, exact NAMES"
+        f"{len(fixtures)} fixtures; host = base b5 int8, biasing {args.biasing}, repair, NAMES matcher, confirmation;"
+        " baseline = base b5 unbiased, exact NAMES, never confirms"
     )
     for name in args.conditions.split(","):
         condition = Condition(name)
