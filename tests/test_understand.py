@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+import numpy as np
 import pytest
 
 from engine.case import Case
 from engine.game import Game
 from engine.messages import Command, MessageKind
+from voice_host.asr import Transcript
 from voice_host.casefiles import load_bundled_case
 from voice_host.normalise import CorrectionKind
-from voice_host.understand import Understander, Vocabulary, recognition_confidence
+from voice_host.understand import Biasing, RecognitionPasses, Understander, Vocabulary, recognition_confidence
 
 SEATS = ("Ann", "Ben")
 
@@ -134,3 +136,78 @@ def test_vocabulary_has_the_case_names_and_no_numbers(case: Case) -> None:
     for suspect in case.suspects:
         assert suspect.name in vocabulary.prompt
     assert not any(ch.isdigit() for ch in vocabulary.prompt + vocabulary.hotwords)
+
+
+# --- Recognition passes, with a scripted recognizer (what whisper says with and without the prompt) ---
+
+
+@dataclass
+class ScriptedRecognizer:
+    """Says `biased` when given the case prompt and `plain` without it; counts the passes."""
+
+    biased: str
+    plain: str
+    avg_logprob: float = math.log(0.95)
+    calls: list[str | None] = field(default_factory=list)
+
+    def transcribe(self, audio: object, initial_prompt: str | None = None, hotwords: str | None = None) -> Transcript:
+        self.calls.append(initial_prompt or None)
+        text = self.biased if initial_prompt else self.plain
+        return Transcript(
+            text=text,
+            raw_text=text,
+            avg_logprob=self.avg_logprob,
+            no_speech_prob=0.01,
+            seconds=0.0,
+            audio_seconds=1.0,
+            initial_prompt=initial_prompt or None,
+        )
+
+
+def passes_for(case: Case, recognizer: ScriptedRecognizer, biasing: Biasing) -> RecognitionPasses:
+    return RecognitionPasses(
+        recognizer,  # type: ignore[arg-type]  # only transcribe() is used
+        Vocabulary.for_suspects(case.suspects),
+        Understander(case.suspects),
+        biasing,
+    )
+
+
+AUDIO = np.zeros(16_000, dtype=np.float32)
+
+
+def test_a_name_only_the_biased_pass_produced_is_confirmed(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Ormerod, where were you at ten?", "Or more, where were you at ten?")
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert len(recognizer.calls) == 2 and recognizer.calls[1] is None
+    assert result.heard.uncertain_names == ("ormerod",)
+    assert result.heard.needs_confirmation
+    assert result.first is not None and not result.first.needs_confirmation
+
+
+def test_a_name_both_passes_heard_goes_through(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Keld, where were you at ten?", "Killed, where were you at ten?")
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert result.passes == 2
+    assert result.heard.uncertain_names == ()
+    assert not result.heard.needs_confirmation
+
+
+def test_the_check_pass_runs_only_when_a_confident_costly_message_names_someone(case: Case, game: Game) -> None:
+    free = ScriptedRecognizer("statements", "statements")
+    assert passes_for(case, free, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).passes == 1
+    unsure = ScriptedRecognizer("Keld, where were you?", "", avg_logprob=math.log(0.3))
+    result = passes_for(case, unsure, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert result.passes == 1 and result.heard.needs_confirmation  # confirmed anyway: no need to check
+    assert len(unsure.calls) == 1
+
+
+def test_prompt_only_and_no_biasing(case: Case, game: Game) -> None:
+    prompt = ScriptedRecognizer("Ormerod, where were you?", "Or more, where were you?")
+    result = passes_for(case, prompt, Biasing.PROMPT).hear(AUDIO, game, SEATS)
+    assert prompt.calls == [Vocabulary.for_suspects(case.suspects).prompt]
+    assert result.heard.message is not None and result.heard.message.suspect == "ormerod"
+    plain = ScriptedRecognizer("Ormerod, where were you?", "Or more, where were you?")
+    result = passes_for(case, plain, Biasing.NONE).hear(AUDIO, game, SEATS)
+    assert plain.calls == [None]
+    assert result.heard.transcript == "Or more, where were you?"

@@ -75,7 +75,7 @@ SLOT_THRESHOLD = 0.64
 #: A name split in two whose first half is a small word ("or Murad") needs to be this close.
 SPLIT_THRESHOLD = 0.8
 #: A role word after "the" in a name slot ("the person" -> "the parson") needs to be this close.
-ROLE_THRESHOLD = 0.8
+ROLE_THRESHOLD = 0.74
 # How whisper mishears the card's openings when a name follows.
 _ASK_SOUNDALIKES = frozenset({"as", "asked", "asks", "osk", "ast", "oz", "us", "aske", "assk"})
 _CONFRONT_SOUNDALIKES = frozenset(
@@ -305,7 +305,7 @@ class NamesMatcher:
         if two and re.search(r"\bwith\b", text[two.end() :], re.IGNORECASE):
             corrections.append(Correction(CorrectionKind.COMMAND, two.group(2), "Confront", 0.7))
             text = text[: two.start(2)] + "Confront" + text[two.end(2) :]
-        match = re.match(r"^(\W*)([A-Za-z]+)(\s+)([A-Za-z']+)", text)
+        match = re.match(r"^(\W*)([A-Za-z]+)([\s,]+)([A-Za-z']+)", text)
         if not match:
             return text, corrections
         first, following = match.group(2), match.group(4)
@@ -322,6 +322,8 @@ class NamesMatcher:
         replacement = None
         if lowered in _ASK_SOUNDALIKES and name_follows:
             replacement = "Ask"
+            # "Osk, wait, where ..." -> "Ask wait, where ...": the comma belonged to the mishearing.
+            text = text[: match.start(3)] + " " + text[match.end(3) :]
         elif lowered != "confront" and name_follows and re.search(r"\bwith\b", text[match.end() :], re.I):
             if lowered in _CONFRONT_SOUNDALIKES or fuzz.ratio(lowered, "confront") >= 75:
                 replacement = "Confront"
