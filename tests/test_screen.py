@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from rich.text import Text
+from textual.message import Message
 from textual.pilot import Pilot
 from textual.widgets import Digits, Input, OptionList, Static
 
@@ -16,7 +19,7 @@ from engine.state import Accusation, GameState, Phase
 from voice_host.casefiles import read_case_dir
 from voice_host.events import MicLevel, MicStatus
 from voice_host.journal import Journal
-from voice_host.screen.app import TableApp
+from voice_host.screen.app import LOADING, TableApp
 from voice_host.screen.driver import TableDriver
 from voice_host.screen.house import HOLLIN_FOLD_PLAN, house_plan
 from voice_host.screen.views import (
@@ -26,6 +29,14 @@ from voice_host.screen.views import (
     ledger_view,
     sentence_spans,
     speaker_label,
+)
+from voice_host.screen.voice import (
+    LockedClassifier,
+    MicChanged,
+    SentenceStarted,
+    Understood,
+    VoiceFailed,
+    VoiceReady,
 )
 from voice_host.screen.widgets import NightEntry
 from voice_host.understand import Heard
@@ -476,3 +487,66 @@ async def test_a_doubtful_heard_question_is_confirmed_before_anything_is_spent()
         await pilot.pause()
         assert shown(app, "#ledger-questions") == "●●●○  3 of 4"
         assert_ledger_is_the_engines(app)
+
+
+class FakeVoiceIO(FakeVoice):
+    """What open_voice hands back, without sound devices."""
+
+    def __init__(self, listener: object | None, problems: tuple[str, ...] = ()) -> None:
+        super().__init__()
+        self.listener = listener
+        self.problems = problems
+
+
+@pytest.mark.anyio
+async def test_the_voice_side_loads_in_a_worker_and_reports_through_messages() -> None:
+    io = FakeVoiceIO(listener=object())
+    game = Game(read_case_dir(FROST_FAIR))
+    driver = TableDriver(game)
+    classifier = LockedClassifier(game, driver.lock)
+    text = "Ada, where were you at nine?"
+
+    seated = threading.Event()
+
+    def load(post: Callable[[Message], object]) -> None:
+        assert seated.wait(timeout=30)  # the models "load" until the table has typed its names
+        post(VoiceReady(io))  # type: ignore[arg-type]  # the fake stands in for VoiceIO
+        post(MicChanged(MicLevel(MicStatus.LISTENING)))
+        post(Understood(Heard(text, text, (), 0.95, classifier.preview(text), needs_confirmation=False)))
+
+    app = TableApp(driver, mic=LOADING, load_voice=load)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann, Bob")  # typed meanwhile: the game goes on while models load
+        seated.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.voice is io
+        assert shown(app, "#mic-status") == "● LISTENING"
+        assert shown(app, "#heard").startswith(f"Heard: “{text}”")
+        assert shown(app, "#ledger-questions") == "●●●○  3 of 4"
+        assert io.said and io.said[-1] is app.current.reply  # type: ignore[union-attr]
+
+        # The speaker starting a sentence highlights it; the mic leaving SPEAKING clears it.
+        app.post_message(SentenceStarted(0, "By the fire, eating chestnuts."))
+        await pilot.pause()
+        assert app.current is not None and app.current.parts[0].speaking is not None
+        app.post_message(MicChanged(MicLevel(MicStatus.LISTENING, detail="")))
+        await pilot.pause()
+        assert app.current.parts[0].speaking is None
+
+
+@pytest.mark.anyio
+async def test_when_the_voice_side_fails_the_screen_says_so_and_typing_goes_on() -> None:
+    def load(post: Callable[[Message], object]) -> None:
+        post(VoiceFailed("No microphone found: type your questions instead."))
+
+    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), mic=LOADING, load_voice=load)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert shown(app, "#mic-status") == "⚠ NO MICROPHONE"
+        assert shown(app, "#mic-detail").startswith("No microphone found")
+        assert app.voice is None
+        await type_line(pilot, "Ann")
+        assert shown(app, "#ledger-next") == "Ann"

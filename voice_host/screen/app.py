@@ -16,6 +16,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.widgets import Footer, Input, OptionList, Static
 
 from engine.replies import PartKind, Reply, ReplyPart
@@ -23,6 +24,15 @@ from voice_host.events import MicLevel, MicStatus
 from voice_host.screen.driver import Exchange, TableDriver
 from voice_host.screen.house import house_plan
 from voice_host.screen.views import Evidence, find_sentence, full_state_view, ledger_view
+from voice_host.screen.voice import (
+    LockedClassifier,
+    MicChanged,
+    SentenceStarted,
+    Understood,
+    VoiceFailed,
+    VoiceReady,
+    open_table_voice,
+)
 from voice_host.screen.widgets import (
     EvidenceList,
     ExhibitText,
@@ -40,6 +50,7 @@ if TYPE_CHECKING:
     from voice_host.understand import Heard
 
 NO_VOICE = MicLevel(MicStatus.UNAVAILABLE, detail="Typed play: no microphone.")
+LOADING = MicLevel(MicStatus.THINKING, detail="Loading the speech models; type meanwhile.")
 REPEATED = "(the last reply again)"
 
 
@@ -155,10 +166,18 @@ class TableApp(App[int]):
         Binding("f8", "house", "House", priority=True),
     ]
 
-    def __init__(self, driver: TableDriver, *, voice: Voice | None = None, mic: MicLevel = NO_VOICE) -> None:
+    def __init__(
+        self,
+        driver: TableDriver,
+        *,
+        voice: Voice | None = None,
+        mic: MicLevel = NO_VOICE,
+        load_voice: Callable[[Callable[[Message], object]], None] | None = None,
+    ) -> None:
         super().__init__()
         self.driver = driver
         self.voice = voice
+        self._load_voice = load_voice  # opens the voice side in a worker thread, posting what happens
         self.evidence = Evidence()
         self.current: NightEntry | None = None
         self.ledger = LedgerPanel()
@@ -205,6 +224,9 @@ class TableApp(App[int]):
             self.full_state.add_class("-shown")
         self._say(exchanges[-1].reply)
         self.query_one("#typed", Input).focus()
+        if self._load_voice is not None:
+            load = self._load_voice
+            self.run_worker(lambda: load(self.post_message), thread=True, name="voice", exit_on_error=False)
 
     def on_unmount(self) -> None:
         if self.voice is not None:
@@ -270,6 +292,37 @@ class TableApp(App[int]):
         view = self.current.speak(part_index, span)
         if view is not None:
             self.query_one("#night", VerticalScroll).scroll_to_widget(view, animate=False)
+
+    @on(MicChanged)
+    def _mic_changed(self, event: MicChanged) -> None:
+        self.show_mic(event.level)
+        if event.level.status is not MicStatus.SPEAKING:
+            self.show_speaking(None)
+
+    @on(Understood)
+    def _understood(self, event: Understood) -> None:
+        self.take_heard(event.heard)
+
+    @on(SentenceStarted)
+    def _sentence_started(self, event: SentenceStarted) -> None:
+        self.show_speaking(event.part_index, event.text)
+
+    @on(VoiceReady)
+    def _voice_ready(self, event: VoiceReady) -> None:
+        from voice_host.tts import spoken_text
+
+        self.voice = event.io
+        self.spoken_form = spoken_text
+        if event.io.listener is None:
+            self.show_mic(MicLevel(MicStatus.UNAVAILABLE, detail=" ".join(event.io.problems)))
+        elif event.io.problems:
+            self.notify(" ".join(event.io.problems), title="Voice")
+        if self.current is not None and len(self.query(NightEntry)) == 1:
+            self._say(self.current.reply)  # nothing typed yet: read the opening aloud
+
+    @on(VoiceFailed)
+    def _voice_failed(self, event: VoiceFailed) -> None:
+        self.show_mic(MicLevel(MicStatus.UNAVAILABLE, detail=f"{event.reason} Type instead."))
 
     # --- replies --------------------------------------------------------------------------------------
 
@@ -399,6 +452,15 @@ def run_screen(args: argparse.Namespace) -> int:
         if resume and journal.case_name() != case.public.mystery:
             print(f"the journal in {journal.folder} is for another case", file=sys.stderr)
             return 1
-    driver = TableDriver(Game(case), journal, resume)
-    app = TableApp(driver)
+    game = Game(case)
+    driver = TableDriver(game, journal, resume)
+    if args.no_voice:
+        app = TableApp(driver)
+    else:
+        classifier = LockedClassifier(game, driver.lock)
+        app = TableApp(
+            driver,
+            mic=LOADING,
+            load_voice=lambda post: open_table_voice(case, classifier, post),
+        )
     return app.run() or 0

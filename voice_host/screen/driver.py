@@ -6,6 +6,7 @@ from the `Reply` parts and `GameState` handed back here.
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -38,6 +39,8 @@ class TableDriver:
         self.names = {suspect.key: suspect.name for suspect in game.case.suspects}
         self.session = HostSession(game, self.names, on_sent=journal.record if journal is not None else None)
         self._resume = list(resume or [])
+        # The recognition thread previews messages against the game while the table may be typing.
+        self.lock = threading.Lock()
 
     @property
     def state(self) -> GameState:
@@ -67,16 +70,19 @@ class TableDriver:
         return exchanges
 
     def typed(self, text: str) -> Exchange:
-        taken_as = self._taken_as(text)  # before handling: what it is taken as in the current state
-        output = self.session.typed(text)
+        with self.lock:
+            taken_as = self._taken_as(text)  # before handling: what it is taken as in the current state
+            output = self.session.typed(text)
         assert output.reply is not None  # typed text always reaches the engine
         return Exchange(text, taken_as, output.reply)
 
     def heard(self, heard: Heard) -> SessionOutput:
-        return self.session.heard(heard)
+        with self.lock:
+            return self.session.heard(heard)
 
     def repeat(self) -> SessionOutput:
-        return self.session.repeat()
+        with self.lock:
+            return self.session.repeat()
 
     def read_exhibit(self, number: int) -> ExhibitView | None:
         """An exhibit the table has already heard (for a resumed game); None for one not yet read."""

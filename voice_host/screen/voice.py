@@ -1,0 +1,120 @@
+"""Voice for the table screen: loads the speech side off the UI thread and reports to the app.
+
+Everything slow (whisper, Silero, piper, opening the sound devices) runs in a worker thread. The voice
+side's threads never touch widgets: they post Textual messages, which are thread-safe, and the app
+handles them on its own thread. If anything is missing the app says so plainly and play goes on typed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+
+from engine.messages import Message as GameMessage
+from voice_host.events import MicLevel
+
+if TYPE_CHECKING:
+    from engine.case import Case
+    from engine.game import Game
+    from voice_host.listener import Utterance, VoiceIO
+    from voice_host.tts import SpeechLine
+    from voice_host.understand import Heard
+    from voice_host.vad import Audio
+
+
+class MicChanged(Message):
+    def __init__(self, level: MicLevel) -> None:
+        super().__init__()
+        self.level = level
+
+
+class Understood(Message):
+    """One utterance, recognised and understood against the game, ready for the session."""
+
+    def __init__(self, heard: Heard) -> None:
+        super().__init__()
+        self.heard = heard
+
+
+class SentenceStarted(Message):
+    """The speaker has started a sentence of the reply (part index and the words as said)."""
+
+    def __init__(self, part_index: int, text: str) -> None:
+        super().__init__()
+        self.part_index = part_index
+        self.text = text
+
+
+class VoiceReady(Message):
+    def __init__(self, io: VoiceIO[Heard]) -> None:
+        super().__init__()
+        self.io = io
+
+
+class VoiceFailed(Message):
+    def __init__(self, reason: str) -> None:
+        super().__init__()
+        self.reason = reason
+
+
+@dataclass
+class LockedClassifier:
+    """The game's classifier for the recognition thread: it reads the game only under the table's lock."""
+
+    game: Game
+    lock: threading.Lock
+
+    def preview(self, text: str) -> GameMessage:
+        with self.lock:
+            return self.game.preview(text)
+
+    def seats(self) -> tuple[str, ...]:
+        with self.lock:
+            return self.game.state.seats
+
+
+def open_table_voice(case: Case, classifier: LockedClassifier, post: Callable[[Message], object]) -> None:
+    """Load the models and open the devices (slow: run in a worker thread); report through `post`.
+
+    Posts VoiceReady with the open voice side, or VoiceFailed with a plain sentence.
+    """
+    try:
+        from voice_host.asr import RecognitionOptions, Recognizer
+        from voice_host.listener import open_voice
+        from voice_host.understand import RecognitionPasses, Understander, Vocabulary
+
+        understander = Understander(case.suspects)
+        passes = RecognitionPasses(Recognizer(RecognitionOptions()), Vocabulary.for_suspects(case.suspects), understander)
+
+        def understand(audio: Audio) -> Heard:
+            return passes.hear(audio, classifier, classifier.seats()).heard
+
+        def on_utterance(utterance: Utterance[Heard]) -> None:
+            post(Understood(utterance.result))
+
+        def on_sentence(line: SpeechLine) -> None:
+            post(SentenceStarted(line.part_index, line.text))
+
+        def on_status(level: MicLevel) -> None:
+            post(MicChanged(level))
+
+        io = open_voice(
+            understand,
+            on_utterance,
+            on_status,
+            tuple(suspect.key for suspect in case.suspects),
+            on_sentence=on_sentence,
+        )
+    except Exception as error:  # any failure of the voice side leaves typed play working
+        post(VoiceFailed(_plain_reason(error)))
+        return
+    post(VoiceReady(io))
+
+
+def _plain_reason(error: Exception) -> str:
+    text = str(error).strip() or type(error).__name__
+    return text if text.endswith((".", "!", "?")) else text + "."
