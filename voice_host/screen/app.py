@@ -322,7 +322,8 @@ class TableApp(App[int]):
 
     @on(VoiceFailed)
     def _voice_failed(self, event: VoiceFailed) -> None:
-        self.show_mic(MicLevel(MicStatus.UNAVAILABLE, detail=f"{event.reason} Type instead."))
+        reason = event.reason if "type" in event.reason.lower() else f"{event.reason} Type instead."
+        self.show_mic(MicLevel(MicStatus.UNAVAILABLE, detail=reason))
 
     # --- replies --------------------------------------------------------------------------------------
 
