@@ -450,3 +450,23 @@ def test_no_microphone_still_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
         assert voice.toggle_mute() is True  # nothing to unmute
     finally:
         voice.close()
+
+
+class PiecedSynthesizer:
+    """One line said in two pieces (a long first sentence split at its first clause)."""
+
+    def stream(self, reply: Reply) -> Iterator[SpokenSentence]:
+        line = SpeechLine("host", "One, two three four.", 0)
+        yield SpokenSentence(line, np.full(10, 1.0, np.float32), RATE, piece=0)
+        yield SpokenSentence(line, np.full(10, 2.0, np.float32), RATE, piece=1)
+
+
+def test_a_line_in_two_pieces_is_announced_once() -> None:
+    player = FakePlayer()
+    sentences: list[SpeechLine] = []
+    voice = HostVoice(PiecedSynthesizer(), player, on_sentence=sentences.append)
+    voice.say(REPLY)
+    assert voice.wait_idle(timeout=10)
+    voice.close()
+    assert player.played == [1.0, 2.0]
+    assert [line.text for line in sentences] == ["One, two three four."]

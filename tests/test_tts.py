@@ -19,6 +19,7 @@ from voice_host.tts import (
     VoiceConfigError,
     VoiceMap,
     default_voice_map,
+    first_clause,
     load_voice_map,
     speech_lines,
     spoken_text,
@@ -28,9 +29,7 @@ KEYS = ("thwaite", "ruddock", "joel", "phoebe", "keld", "ormerod")
 
 REPLY = Reply(
     (
-        ReplyPart(
-            PartKind.NARRATION, "Snow at Hollin Fold. Mrs. Blamire lies dead at 10.35.\nThe lane is shut."
-        ),
+        ReplyPart(PartKind.NARRATION, "Snow at Hollin Fold. Mrs. Blamire lies dead at 10.35.\nThe lane is shut."),
         ReplyPart(
             PartKind.EXHIBIT,
             "The plate room door was locked. The key hung in the hall.",
@@ -44,9 +43,7 @@ REPLY = Reply(
             speaker_name="Abel Thwaite",
         ),
         ReplyPart(PartKind.FULL_STATE, "Round: 1. Seats: Ann, Bo."),
-        ReplyPart(
-            PartKind.SUSPECT, "I never left the kitchen.", speaker="ruddock", speaker_name="Martha Ruddock"
-        ),
+        ReplyPart(PartKind.SUSPECT, "I never left the kitchen.", speaker="ruddock", speaker_name="Martha Ruddock"),
         ReplyPart(PartKind.SYSTEM, "Question 2 of 4: Ann."),
         ReplyPart(PartKind.SAVE, "-----BEGIN AIGC SAVE----- ..."),
         ReplyPart(PartKind.RESULT, "RESULT: AIGC|christmas-murder-mystery"),
@@ -80,9 +77,7 @@ def test_silent_parts_are_never_spoken() -> None:
 
 
 def test_a_ledger_only_reply_is_silent() -> None:
-    reply = Reply(
-        (ReplyPart(PartKind.LEDGER, "[L] t:4 | rd:1 | q:1/4 | seat:1/2 | broken:none | acc:none | v1.0.0"),)
-    )
+    reply = Reply((ReplyPart(PartKind.LEDGER, "[L] t:4 | rd:1 | q:1/4 | seat:1/2 | broken:none | acc:none | v1.0.0"),))
     assert speech_lines(reply) == []
     assert list(Synthesizer(loader=_unused_loader).stream(reply)) == []
 
@@ -165,9 +160,7 @@ def test_voice_settings_reach_piper_and_pitch_resamples() -> None:
 
 def test_real_piper_makes_each_sentence(synthesizer: Synthesizer) -> None:
     spoken = list(synthesizer.stream(REPLY))
-    assert [s.line for s in spoken] == [
-        SpeechLine(line.role, line.text, line.part_index) for line in EXPECTED_LINES
-    ]
+    assert [s.line for s in spoken] == [SpeechLine(line.role, line.text, line.part_index) for line in EXPECTED_LINES]
     for sentence in spoken:
         assert sentence.sample_rate == 22_050
         assert sentence.audio.dtype == np.float32
@@ -222,3 +215,37 @@ def test_a_bad_config_file_says_what_is_wrong(tmp_path: Path, content: str, comp
     with pytest.raises(VoiceConfigError, match=complaint) as caught:
         load_voice_map(KEYS, config)
     assert str(config) in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "split"),
+    [
+        (
+            "I was in the pantry with the silver, as I am every night.",
+            ("I was in the pantry with the silver,", "as I am every night."),
+        ),
+        ("Question 2 of 4: Ann.", None),  # short: said whole
+        ("Yes, I was in the pantry with the silver all night.", None),  # no first clause of 3+ words
+        ("The lane is shut and the plough comes only at first light tomorrow.", None),  # no clause boundary
+    ],
+)
+def test_first_clause(sentence: str, split: tuple[str, str] | None) -> None:
+    assert first_clause(sentence) == split
+
+
+def test_a_long_first_sentence_is_said_clause_first() -> None:
+    reply = Reply(
+        (
+            ReplyPart(PartKind.SUSPECT, "I was in the pantry with the silver, as I am every night.", speaker="thwaite"),
+            ReplyPart(PartKind.SYSTEM, "Question 2 of 4: Ann, who sat by the fire, then Bo."),
+        )
+    )
+    synthesizer, calls = _recording_synthesizer(default_voice_map(KEYS))
+    spoken = list(synthesizer.stream(reply))
+    assert [text for _, text, _ in calls] == [
+        "I was in the pantry with the silver,",
+        "as I am every night.",
+        "Question 2 of 4: Ann, who sat by the fire, then Bo.",  # only the first line is split
+    ]
+    assert [s.piece for s in spoken] == [0, 1, 0]
+    assert spoken[0].line == spoken[1].line and spoken[0].line.role == "thwaite"

@@ -414,7 +414,7 @@ class HostVoice:
             for sentence in self.synthesizer.stream(reply):
                 if self._generation != generation:
                     break
-                self.player.play(sentence.audio, self._announcer(sentence.line))
+                self.player.play(sentence.audio, self._announcer(sentence.line) if sentence.piece == 0 else None)
                 if first and self.on_first_audio is not None:
                     self.on_first_audio(reply, self.clock() - started)
                 first = False

@@ -127,8 +127,7 @@ def load_voice_map(suspect_keys: Sequence[str], path: Path | None = None) -> Voi
             for key, settings in table.items():
                 if key.lower() not in known:
                     raise VoiceConfigError(
-                        f"{path}: [suspects.{key}]: no such suspect; the suspects are "
-                        f"{', '.join(suspect_keys)}."
+                        f"{path}: [suspects.{key}]: no such suspect; the suspects are {', '.join(suspect_keys)}."
                     )
                 real = known[key.lower()]
                 suspects[real] = _apply(suspects[real], settings, path, f"suspects.{key}")
@@ -150,9 +149,7 @@ def _apply(base: VoiceSettings, table: Any, path: Path, where: str) -> VoiceSett
         value: Any = raw  # checked against _SETTING_TYPES below
         types = _SETTING_TYPES.get(name)
         if types is None:
-            raise VoiceConfigError(
-                f"{path}: [{where}] unknown setting {name!r}; known: {', '.join(_SETTING_TYPES)}."
-            )
+            raise VoiceConfigError(f"{path}: [{where}] unknown setting {name!r}; known: {', '.join(_SETTING_TYPES)}.")
         if not _has_type(value, types):
             raise VoiceConfigError(f"{path}: [{where}] {name} has the wrong type ({value!r}).")
         if name == "model":
@@ -192,6 +189,10 @@ _SPOKEN_ABBREVIATIONS = (
 _CLOCK = re.compile(r"\b(\d{1,2})\.(\d{2})\b")  # 10.35 is a time on the card: "ten thirty-five"
 _EXHIBIT_RANGE = re.compile(r"\b(?:[Ee]xhibits?\s+)?E(\d{1,2})\s*[–-]\s*E?(\d{1,2})\b")
 _EXHIBIT = re.compile(r"\b(?:[Ee]xhibit\s+)?E(\d{1,2})\b")
+_CLAUSE_END = re.compile(r"(?<=[,;:—])\s+")
+FIRST_CLAUSE_MIN_WORDS = 3
+SPLIT_ABOVE_WORDS = 8  # a first sentence longer than this is said clause first
+CLAUSE_PAUSE = 0.05  # seconds between the two pieces (piper's comma pause is in the audio already)
 _SENTENCE_END = re.compile(r"(?<=[.!?…])[\"”’')\]]*\s+|\n+")
 
 
@@ -208,6 +209,17 @@ def spoken_text(text: str) -> str:
 def split_sentences(text: str) -> list[str]:
     """Sentences in order; a newline always ends one. Abbreviations must be spelled out first."""
     return [sentence.strip() for sentence in _SENTENCE_END.split(text) if sentence and sentence.strip()]
+
+
+def first_clause(sentence: str) -> tuple[str, str] | None:
+    """A long sentence split after its first clause of 3+ words (the rest 3+ words too), else None."""
+    if len(sentence.split()) <= SPLIT_ABOVE_WORDS:
+        return None
+    for boundary in _CLAUSE_END.finditer(sentence):
+        head, rest = sentence[: boundary.start()], sentence[boundary.end() :]
+        if len(head.split()) >= FIRST_CLAUSE_MIN_WORDS and len(rest.split()) >= FIRST_CLAUSE_MIN_WORDS:
+            return head, rest
+    return None
 
 
 def speech_lines(reply: Reply) -> list[SpeechLine]:
@@ -249,6 +261,7 @@ class SpokenSentence:
     line: SpeechLine
     audio: Audio  # float32 mono in [-1, 1]
     sample_rate: int
+    piece: int = 0  # 0: the line's start; 1: the rest of a first line split for speed (see first_clause)
 
     @property
     def seconds(self) -> float:
@@ -261,9 +274,7 @@ def resample(audio: Audio, from_rate: float, to_rate: int) -> Audio:
         return audio.astype(np.float32, copy=False)
     import av
 
-    frame = av.AudioFrame.from_ndarray(
-        np.ascontiguousarray(audio, dtype=np.float32).reshape(1, -1), format="flt", layout="mono"
-    )
+    frame = av.AudioFrame.from_ndarray(np.ascontiguousarray(audio, dtype=np.float32).reshape(1, -1), format="flt", layout="mono")
     frame.sample_rate = int(round(from_rate))
     resampler = av.AudioResampler(format="flt", layout="mono", rate=to_rate)
     chunks = [out.to_ndarray().reshape(-1) for out in resampler.resample(frame)]
@@ -311,7 +322,8 @@ class Synthesizer:
                 self._loaded[model] = self._loader(model)
             return self._loaded[model]
 
-    def synthesize(self, line: SpeechLine) -> SpokenSentence:
+    def synthesize(self, line: SpeechLine, text: str | None = None, pause: float | None = None, piece: int = 0) -> SpokenSentence:
+        """One line (or a piece of it: `text`) in its role's voice, with `pause` seconds after it."""
         from piper import SynthesisConfig
 
         settings = self.voices.for_role(line.role)
@@ -327,16 +339,23 @@ class Synthesizer:
         )
         chunks = [
             np.asarray(chunk.audio_float_array, dtype=np.float32)
-            for chunk in voice.synthesize(line.text, config)
+            for chunk in voice.synthesize(line.text if text is None else text, config)
         ]
         audio = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float32)
         audio = resample(audio, native_rate * settings.pitch, self.output_rate)
-        pause = np.zeros(int(settings.sentence_pause * self.output_rate), dtype=np.float32)
-        return SpokenSentence(line, np.concatenate([audio, pause]), self.output_rate)
+        silence = np.zeros(int((settings.sentence_pause if pause is None else pause) * self.output_rate), np.float32)
+        return SpokenSentence(line, np.concatenate([audio, silence]), self.output_rate, piece)
 
     def stream_lines(self, lines: Iterable[SpeechLine]) -> Iterator[SpokenSentence]:
-        for line in lines:
-            yield self.synthesize(line)
+        for index, line in enumerate(lines):
+            split = first_clause(line.text) if index == 0 else None
+            if split is None:
+                yield self.synthesize(line)
+                continue
+            # The table waits for the first line only: say its first clause as soon as it is made.
+            head, rest = split
+            yield self.synthesize(line, head, pause=CLAUSE_PAUSE)
+            yield self.synthesize(line, rest, piece=1)
 
     def stream(self, reply: Reply) -> Iterator[SpokenSentence]:
         """Each sentence of the reply's spoken parts, made only when asked for (first audio comes fast)."""
@@ -344,9 +363,6 @@ class Synthesizer:
 
     def render(self, text: str, role: str = HOST, rate: int | None = None) -> Audio:
         """The whole text in one array (tests, benchmarks, fixtures), at `rate` (default output_rate)."""
-        audio = [
-            self.synthesize(SpeechLine(role, sentence, 0)).audio
-            for sentence in split_sentences(spoken_text(text))
-        ]
+        audio = [self.synthesize(SpeechLine(role, sentence, 0)).audio for sentence in split_sentences(spoken_text(text))]
         joined = np.concatenate(audio) if audio else np.zeros(0, dtype=np.float32)
         return resample(joined, self.output_rate, rate) if rate else joined
