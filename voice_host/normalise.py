@@ -63,6 +63,13 @@ def _cleanup(text: str) -> str:
     text = text.translate(_QUOTES)
     text = text.replace("...", " ").replace("\u2026", " ")
     text = _SPACES.sub(" ", text).strip()
+    # Whisper in noise repeats itself: "We give up. We give up." is said once.
+    sentences = re.findall(r"[^.?!]+[.?!]*", text)
+    kept: list[str] = []
+    for sentence in sentences:
+        if not kept or sentence.strip().lower() != kept[-1].strip().lower():
+            kept.append(sentence)
+    text = "".join(kept).strip()
     # Whisper sometimes wraps a short utterance in quotes or brackets.
     return text.strip("\"'[]() ")
 
@@ -167,6 +174,9 @@ def _read_slot(text: str, start: int, corrections: list[Correction]) -> tuple[st
         if match is None:
             # "exhibit too", "the aid": a number heard as a word that sounds like it.
             match = re.match(rf"((?:exhibit|{_LETTER_LIKE_E})[\s-]?)({_HOMOPHONE_RE})\b", text[pos:], re.IGNORECASE)
+            after_exhibit = re.search(r"\bexhibits?\s*$", text[:pos], re.IGNORECASE)
+            if match is None and after_exhibit:
+                match = re.match(rf"()({_HOMOPHONE_RE})\b", text[pos:], re.IGNORECASE)
             if match:
                 number_text = str(_NUMBER_HOMOPHONES[match.group(2).lower()])
         elif int(match.group(2)) in _TEEN_FOR_TY:
@@ -229,6 +239,8 @@ def read_exhibits_leniently(text: str) -> Normalised:
                 break
             text, end = _read_slot(text, token.start(), corrections)
             pos = max(end, token.end())
+    if corrections:
+        text = re.sub(r"\bexhibit\s+(E\d{1,2})\b", r"\1", text, flags=re.IGNORECASE)
     return Normalised(text, tuple(corrections))
 
 
