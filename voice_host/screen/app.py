@@ -73,12 +73,12 @@ Screen { layout: vertical; }
 #top { height: auto; }
 #ledger { width: 1fr; height: auto; border: round $primary; padding: 0 1; }
 #ledger-cells { height: auto; }
-.cell { height: auto; margin-right: 3; }
-#cell-round { width: 12; }
+.cell { height: auto; margin-right: 2; }
+#cell-round { width: 10; }
 #cell-questions { width: 24; }
-#cell-next { width: 20; }
-#cell-broken { width: 16; }
-#cell-acc { width: 1fr; }
+#cell-next { width: 18; }
+#cell-broken { width: 14; }
+#cell-acc { width: 1fr; min-width: 18; }
 .cell .caption { color: $text-muted; text-style: bold; }
 .cell .value { text-style: bold; width: auto; }
 /* Reversed by colours from the theme, so the block reads on dark and light themes alike. */
@@ -90,7 +90,7 @@ Screen { layout: vertical; }
 #ledger-line { color: $text-muted; margin-top: 1; }
 #result-line { text-style: bold; }
 
-#mic { width: 34; height: auto; border: round $secondary; padding: 0 1; }
+#mic { width: 30; height: auto; border: round $secondary; padding: 0 1; }
 #mic-status { text-style: bold; }
 #mic.-unavailable #mic-status, #mic.-muted #mic-status { background: $foreground; color: $background; width: auto; }
 #mic-detail, #mic-keys { color: $text-muted; }
@@ -154,7 +154,8 @@ class TableApp(App[int]):
 
     TITLE = "The Third Carol"
     CSS = CSS
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide")]
+    # Below 130 columns the big ledger and the side column do not fit beside each other: compact.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (130, "-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "stop_talking", "Stop", priority=True),
