@@ -156,6 +156,7 @@ _NUMBER_HOMOPHONES = {
     "won": 1, "one": 1, "to": 2, "too": 2, "tree": 3, "free": 3, "for": 4, "fore": 4, "fife": 5, "sicks": 6,
     "sex": 6, "heaven": 7, "ate": 8, "aid": 8, "eat": 8, "nein": 9, "tin": 10, "leven": 11,
 }  # fmt: skip
+_NUMBER_HOMOPHONES.update(_NUMBER_WORDS)  # and the number words alpha2digit leaves alone ("the two")
 _HOMOPHONE_RE = "|".join(sorted(_NUMBER_HOMOPHONES, key=len, reverse=True))
 # "thirteen" .. "sixteen" heard as "thirty" .. "sixty": in an exhibit slot only the teen fits.
 _TEEN_FOR_TY = {30: 13, 40: 14, 50: 15, 60: 16}
