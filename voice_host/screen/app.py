@@ -83,6 +83,7 @@ Screen { layout: vertical; }
 .cell .value { text-style: bold; width: auto; }
 /* Reversed by colours from the theme, so the block reads on dark and light themes alike. */
 #cell-next .value { background: $foreground; color: $background; padding: 0 1; height: 3; content-align: left middle; }
+#cell-next.-none .value { background: transparent; color: $foreground; }
 #cell-acc.-alert .value { background: $foreground; color: $background; padding: 0 1; }
 #round-digits { width: auto; text-style: bold; }
 #cell-round .value { color: $text-muted; }

@@ -82,6 +82,7 @@ class LedgerPanel(Vertical):
         self.marks_big.update(big_marks(view.questions_left))
         self.questions.value.update(f"{view.marks}  {view.questions_left} of 4")
         self.next_seat.value.update(view.next_seat)
+        self.next_seat.set_class(view.next_seat == "-", "-none")
         self.broken.value.update(view.broken)
         self.accusation.value.update(view.accusation)
         self.accusation.set_class(view.accusation != "none", "-alert")
