@@ -550,3 +550,35 @@ async def test_when_the_voice_side_fails_the_screen_says_so_and_typing_goes_on()
         assert app.voice is None
         await type_line(pilot, "Ann")
         assert shown(app, "#ledger-next") == "Ann"
+
+
+@pytest.mark.anyio
+async def test_speech_that_cannot_be_used_is_shown_as_such_and_spends_nothing() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann, Bob")
+        turn = app.driver.state.turn
+        app.take_heard(Heard("uh the", "", (), 0.1, None, needs_confirmation=False, rejected="empty"))
+        await pilot.pause()
+        assert shown(app, "#heard") == "Heard: “uh the”  →  taken as: nothing usable: say it again, or type it"
+        assert app.driver.state.turn == turn
+
+
+@pytest.mark.anyio
+async def test_the_evidence_key_goes_to_the_exhibits_and_enter_comes_back_to_typing() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann, Bob")
+        await pilot.press("f7")
+        await pilot.pause()
+        listing = app.query_one("#exhibit-list", OptionList)
+        assert listing.has_focus and app.screen.has_class("-show-evidence")
+        await pilot.press("up")
+        await pilot.pause()
+        assert shown(app, "#exhibit-text").startswith("E3  A torn ticket")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.query_one("#typed", Input).has_focus
+        assert not app.screen.has_class("-show-evidence")

@@ -261,6 +261,9 @@ class TableApp(App[int]):
         """An utterance, understood: through the session (which may ask to confirm) to the screen."""
         if heard.usable:
             self._silence()
+        elif heard.transcript.strip():
+            # Heard something but could not use it: say so, so the table repeats it or types it.
+            self.heard.show_unusable(heard.transcript)
         self.show_output(self.driver.heard(heard))
 
     def show_output(self, output: SessionOutput) -> None:
@@ -424,12 +427,21 @@ class TableApp(App[int]):
         self.full_state.toggle_class("-shown")
 
     def action_evidence(self) -> None:
+        """Go to the exhibit list (compact: show the evidence in place of the night) and back."""
+        listing = self.query_one("#exhibit-list", EvidenceList)
+        going = not listing.has_focus
         self.screen.remove_class("-show-house")
-        self.screen.toggle_class("-show-evidence")
-        if self.screen.has_class("-show-evidence") or self.screen.has_class("-wide"):
-            self.query_one("#exhibit-list", EvidenceList).focus()
+        self.screen.set_class(going, "-show-evidence")
+        if going:
+            listing.focus()
         else:
             self.query_one("#typed", Input).focus()
+
+    @on(OptionList.OptionSelected, "#exhibit-list")
+    def exhibit_selected(self) -> None:
+        # Enter on an exhibit: its words stay shown and the table goes back to typing.
+        self.screen.remove_class("-show-evidence")
+        self.query_one("#typed", Input).focus()
 
     def action_house(self) -> None:
         self.screen.remove_class("-show-evidence")

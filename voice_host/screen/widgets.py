@@ -147,6 +147,9 @@ class HeardPanel(Static):
     def show_heard(self, heard: HeardUtterance) -> None:
         self._show("Heard", heard.text, heard.taken_as, confirm=heard.needs_confirmation)
 
+    def show_unusable(self, transcript: str) -> None:
+        self._show("Heard", transcript, "nothing usable: say it again, or type it", confirm=False)
+
     def _show(self, how: str, text: str, taken_as: str, *, confirm: bool) -> None:
         line = Text.assemble((f"{how}: ", "bold"), f"“{text}”", ("  →  taken as: ", "bold"), taken_as)
         if confirm:
