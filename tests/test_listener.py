@@ -470,3 +470,48 @@ def test_a_line_in_two_pieces_is_announced_once() -> None:
     voice.close()
     assert player.played == [1.0, 2.0]
     assert [line.text for line in sentences] == ["One, two three four."]
+
+
+def test_the_mouth_opens_first_and_the_ears_join_shut_while_it_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from voice_host import audio
+    from voice_host.listener import VoiceIO, open_voice
+
+    order: list[str] = []
+    playing = threading.Event()
+    original_play = audio.Player.play
+
+    def play(self: audio.Player, samples: Audio, on_start: Callable[[], None] | None = None) -> None:
+        original_play(self, samples, on_start)  # no sound card drains it: the Host "speaks" until stopped
+        playing.set()
+
+    def quiet_read(self: audio.Capture, timeout: float = 0.5) -> Audio | None:
+        threading.Event().wait(timeout)  # a microphone with nothing to say: read times out
+        return None
+
+    monkeypatch.setattr(audio.Player, "start", lambda self: order.append("speaker"))
+    monkeypatch.setattr(audio.Player, "play", play)
+    monkeypatch.setattr(audio.Capture, "start", lambda self: order.append("microphone"))
+    monkeypatch.setattr(audio.Capture, "read", quiet_read)
+    statuses: list[MicLevel] = []
+
+    def speaker_ready(io: VoiceIO[Audio]) -> None:
+        order.append("speaker ready")
+        io.say(REPLY)  # the opening, while the ears still load
+
+    def prepare() -> None:
+        assert playing.wait(timeout=30)
+        order.append("ears loaded")
+
+    io = open_voice(
+        lambda a: a, lambda u: None, statuses.append, ("thwaite",),
+        on_speaker_ready=speaker_ready, prepare_ears=prepare,
+    )  # fmt: skip
+    try:
+        assert order == ["speaker", "speaker ready", "ears loaded", "microphone"]
+        assert io.listener is not None and io.problems == ()
+        # The Host is still talking: the microphone joined shut.
+        assert statuses[-1].status is MicStatus.SPEAKING
+        io.stop()
+        assert io.voice is not None and io.voice.wait_idle(timeout=10)
+    finally:
+        io.close()

@@ -345,6 +345,7 @@ class HostVoice:
         self.last_spoken: Reply | None = None
         self._jobs: queue.Queue[Reply | None] = queue.Queue()
         self._generation = 0  # bumped by stop(): sentences of an older generation are not played
+        self._speaking = False  # a reply is being spoken (the listener, if any, is shut)
         self._lock = threading.Lock()
         self._idle = threading.Event()
         self._idle.set()
@@ -403,9 +404,18 @@ class HostVoice:
             return None
         return lambda: on_sentence(line)
 
+    def attach_listener(self, listener: Listener[Any]) -> None:
+        """Give the mouth its ears later (they load while the Host reads the opening)."""
+        with self._lock:
+            self.listener = listener
+            if self._speaking:
+                listener.begin_speaking()
+
     def _speak(self, reply: Reply, generation: int) -> None:
-        if self.listener is not None:
-            self.listener.begin_speaking()
+        with self._lock:
+            self._speaking = True
+            if self.listener is not None:
+                self.listener.begin_speaking()
         started = self.clock()
         first = True
         try:
@@ -421,8 +431,10 @@ class HostVoice:
             if self._generation == generation:
                 self.player.wait()
         finally:
-            if self.listener is not None:
-                self.listener.end_speaking()
+            with self._lock:
+                self._speaking = False
+                if self.listener is not None:
+                    self.listener.end_speaking()
 
 
 # --- the whole voice side, as the screen uses it ----------------------------------------------------
@@ -478,14 +490,20 @@ def open_voice(
     on_sentence: Callable[[SpeechLine], None] | None = None,
     input_device: int | str | None = None,
     output_device: int | str | None = None,
+    on_speaker_ready: Callable[[VoiceIO[T]], None] | None = None,
+    prepare_ears: Callable[[], None] | None = None,
 ) -> VoiceIO[T]:
     """Open the speaker and the microphone, load piper and Silero, and start listening.
 
-    Slow (models load): call it off the UI thread. `understand` should already have its whisper
-    model loaded. Raises AudioUnavailableError (a plain sentence) only when there is neither a
-    microphone nor a speaker: then the table plays by typing.
+    Slow (models load): call it off the UI thread. Raises AudioUnavailableError (a plain sentence)
+    only when there is neither a microphone nor a speaker: then the table plays by typing.
+
+    For the first word as soon as possible on 2 cores, the mouth comes first: `on_speaker_ready(io)`
+    is called once piper is loaded (the app may say the opening at once; the microphone is not open
+    yet), then `prepare_ears()` runs (load whisper there, while the Host talks), then the microphone
+    opens, shut until the Host stops. Without them, `understand` must be ready to use.
     """
-    from voice_host.audio import Capture, Player
+    from voice_host.audio import Capture, Player, check_microphone
     from voice_host.tts import Synthesizer, VoiceConfigError, default_voice_map, load_voice_map
     from voice_host.vad import SileroVad
 
@@ -497,18 +515,12 @@ def open_voice(
         player = speaker
     except AudioUnavailableError as error:
         problems.append(str(error))
-
-    listener: Listener[T] | None = None
-    try:
-        ears: Listener[T] = Listener(Capture(device=input_device), SileroVad(), understand, on_utterance, on_status)
-        ears.start()
-        listener = ears
-    except AudioUnavailableError as error:
-        problems.append(str(error))
-        on_status(MicLevel(MicStatus.UNAVAILABLE, detail=str(error)))
-
-    if player is None and listener is None:
-        raise AudioUnavailableError(" ".join(problems))
+    if player is None:
+        try:
+            check_microphone(input_device)
+        except AudioUnavailableError as error:
+            on_status(MicLevel(MicStatus.UNAVAILABLE, detail=str(error)))
+            raise AudioUnavailableError(" ".join([*problems, str(error)])) from None
 
     voice: HostVoice | None = None
     if player is not None:
@@ -519,5 +531,23 @@ def open_voice(
             voices = default_voice_map(suspect_keys)
         synthesizer = Synthesizer(voices, output_rate=player.sample_rate)
         synthesizer.preload()
-        voice = HostVoice(synthesizer, player, listener, on_sentence=on_sentence)
-    return VoiceIO(listener, voice, player, tuple(problems))
+        voice = HostVoice(synthesizer, player, None, on_sentence=on_sentence)
+    io: VoiceIO[T] = VoiceIO(None, voice, player, tuple(problems))
+    if on_speaker_ready is not None and voice is not None:
+        on_speaker_ready(io)
+    if prepare_ears is not None:
+        prepare_ears()
+
+    try:
+        ears: Listener[T] = Listener(Capture(device=input_device), SileroVad(), understand, on_utterance, on_status)
+        ears.start()
+        io.listener = ears
+        if voice is not None:
+            voice.attach_listener(ears)
+    except AudioUnavailableError as error:
+        problems.append(str(error))
+        on_status(MicLevel(MicStatus.UNAVAILABLE, detail=str(error)))
+        if player is None:
+            raise AudioUnavailableError(" ".join(problems)) from None
+    io.problems = tuple(problems)
+    return io
