@@ -20,6 +20,7 @@ from voice_host.events import MicLevel
 if TYPE_CHECKING:
     from engine.case import Case
     from engine.game import Game
+    from voice_host.asr import Recognizer
     from voice_host.listener import Utterance, VoiceIO
     from voice_host.tts import SpeechLine
     from voice_host.understand import Heard
@@ -77,10 +78,19 @@ class LockedClassifier:
             return self.game.state.seats
 
 
-def open_table_voice(case: Case, classifier: LockedClassifier, post: Callable[[Message], object]) -> None:
+def open_table_voice(
+    case: Case,
+    classifier: LockedClassifier,
+    post: Callable[[Message], object],
+    *,
+    recognizer: Recognizer | None = None,
+    input_device: int | str | None = None,
+    output_device: int | str | None = None,
+) -> None:
     """Load the models and open the devices (slow: run in a worker thread); report through `post`.
 
-    Posts VoiceReady with the open voice side, or VoiceFailed with a plain sentence.
+    Posts VoiceReady with the open voice side, or VoiceFailed with a plain sentence. `recognizer`
+    defaults to whisper with the measured best options; the devices to the system's defaults.
     """
     try:
         from voice_host.asr import RecognitionOptions, Recognizer
@@ -88,7 +98,9 @@ def open_table_voice(case: Case, classifier: LockedClassifier, post: Callable[[M
         from voice_host.understand import RecognitionPasses, Understander, Vocabulary
 
         understander = Understander(case.suspects)
-        passes = RecognitionPasses(Recognizer(RecognitionOptions()), Vocabulary.for_suspects(case.suspects), understander)
+        passes = RecognitionPasses(
+            recognizer or Recognizer(RecognitionOptions()), Vocabulary.for_suspects(case.suspects), understander
+        )
 
         def understand(audio: Audio) -> Heard:
             return passes.hear(audio, classifier, classifier.seats()).heard
@@ -108,6 +120,8 @@ def open_table_voice(case: Case, classifier: LockedClassifier, post: Callable[[M
             on_status,
             tuple(suspect.key for suspect in case.suspects),
             on_sentence=on_sentence,
+            input_device=input_device,
+            output_device=output_device,
         )
     except Exception as error:  # any failure of the voice side leaves typed play working
         post(VoiceFailed(_plain_reason(error)))
