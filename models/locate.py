@@ -121,9 +121,7 @@ def package_folder(package: ModelPackage, install: str | None = None) -> Path:
     try:
         root = resources.files(package.module)
     except ModuleNotFoundError:
-        raise ModelMissingError(
-            f"The model package {package.distribution} is not installed.", install
-        ) from None
+        raise ModelMissingError(f"The model package {package.distribution} is not installed.", install) from None
     folder = Path(str(root))
     for packaged in package.files:
         _check_file(folder / packaged.path, packaged.size, package, install)
@@ -133,15 +131,12 @@ def package_folder(package: ModelPackage, install: str | None = None) -> Path:
 def _check_file(path: Path, size: int | None, package: ModelPackage, install: str) -> None:
     reinstall = install.replace("pip install ", "pip install --force-reinstall ", 1)
     if not path.is_file():
-        raise ModelCorruptError(
-            f"The model file {path.name} is missing from the package {package.distribution}.", reinstall
-        )
+        raise ModelCorruptError(f"The model file {path.name} is missing from the package {package.distribution}.", reinstall)
     actual = path.stat().st_size
     if (size is not None and actual != size) or actual == 0:
         expected = f"{size:,}" if size is not None else "more than 0"
         raise ModelCorruptError(
-            f"The model file {path.name} in the package {package.distribution} has {actual:,} bytes, "
-            f"not {expected}.",
+            f"The model file {path.name} in the package {package.distribution} has {actual:,} bytes, not {expected}.",
             reinstall,
         )
 
@@ -200,11 +195,7 @@ def _joined_base_model(cache_dir: Path) -> Path:
 def _base_is_whole(folder: Path) -> bool:
     model = folder / "model.bin"
     needed = ("config.json", "tokenizer.json", "vocabulary.json")
-    return (
-        model.is_file()
-        and model.stat().st_size == BASE_MODEL_SIZE
-        and all((folder / name).is_file() for name in needed)
-    )
+    return model.is_file() and model.stat().st_size == BASE_MODEL_SIZE and all((folder / name).is_file() for name in needed)
 
 
 @dataclass(frozen=True)
@@ -227,17 +218,11 @@ def check_piper_config(config: Path, install: str) -> None:
         settings = json.loads(config.read_text(encoding="utf-8"))
         rate = settings["audio"]["sample_rate"]
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise ModelCorruptError(
-            f"The piper voice settings {config.name} cannot be read ({error}).", install
-        ) from None
+        raise ModelCorruptError(f"The piper voice settings {config.name} cannot be read ({error}).", install) from None
     if not isinstance(rate, int) or rate <= 0:
         raise ModelCorruptError(f"The piper voice settings {config.name} give no sample rate.", install)
 
 
 def silero_vad_path() -> Path:
     """Silero VAD as bundled inside faster-whisper (no separate download)."""
-    return (
-        package_folder(SILERO_PACKAGE, SILERO_PACKAGE.pip_install(force=True))
-        / "assets"
-        / "silero_vad_v6.onnx"
-    )
+    return package_folder(SILERO_PACKAGE, SILERO_PACKAGE.pip_install(force=True)) / "assets" / "silero_vad_v6.onnx"

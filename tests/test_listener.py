@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 import pytest
@@ -58,7 +58,7 @@ class FakeSource:
 
     sample_rate = RATE
 
-    def __init__(self, script: list[object], reopen_failures: int = 0) -> None:
+    def __init__(self, script: Sequence[object], reopen_failures: int = 0) -> None:
         self.items: queue.Queue[object] = queue.Queue()
         for item in script:
             self.items.put(item)
@@ -94,7 +94,7 @@ class FakeSource:
 
 
 class Harness:
-    def __init__(self, script: list[object] | None = None, reopen_failures: int = 0) -> None:
+    def __init__(self, script: Sequence[object] | None = None, reopen_failures: int = 0) -> None:
         self.source = FakeSource(script or [], reopen_failures)
         self.detector = FakeDetector()
         self.understood: list[Audio] = []

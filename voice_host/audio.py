@@ -125,9 +125,7 @@ class Capture:
         self.lost_after = lost_after
         self.overflows = 0  # blocks PortAudio dropped because we read too slowly
         self.dropped = 0  # blocks we dropped because the queue was full
-        self._queue: queue.Queue[Audio] = queue.Queue(
-            maxsize=max(1, int(max_queued_seconds * sample_rate / block_size))
-        )
+        self._queue: queue.Queue[Audio] = queue.Queue(maxsize=max(1, int(max_queued_seconds * sample_rate / block_size)))
         self._stream: Any = None
         self._failed = threading.Event()
         self._last_block = 0.0
@@ -231,9 +229,7 @@ class Capture:
 class Player:
     """The speaker: a persistent output stream fed from a buffer; `stop()` silences it at once."""
 
-    def __init__(
-        self, device: int | str | None = None, sample_rate: int = PLAYBACK_RATE, block_size: int = 1024
-    ) -> None:
+    def __init__(self, device: int | str | None = None, sample_rate: int = PLAYBACK_RATE, block_size: int = 1024) -> None:
         self.device = device
         self.sample_rate = sample_rate
         self.block_size = block_size

@@ -208,9 +208,7 @@ class SileroVad:
         for start in range(0, whole, self.WINDOW):
             window = samples[start : start + self.WINDOW]
             model_input = np.concatenate([self._context, window]).reshape(1, -1)
-            output, self._h, self._c = self._session.run(
-                None, {"input": model_input, "h": self._h, "c": self._c}
-            )
+            output, self._h, self._c = self._session.run(None, {"input": model_input, "h": self._h, "c": self._c})
             self._context = window[-self.CONTEXT :]
             value = float(np.asarray(output).reshape(-1)[0])
             best = value if best is None else max(best, value)
