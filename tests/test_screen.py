@@ -16,7 +16,7 @@ from textual.widgets import Digits, Input, OptionList, Static
 from engine.game import Game
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.state import Accusation, GameState, Phase
-from voice_host.casefiles import read_case_dir
+from voice_host.casefiles import load_bundled_case, read_case_dir
 from voice_host.events import MicLevel, MicStatus
 from voice_host.journal import Journal
 from voice_host.screen.app import LOADING, TableApp
@@ -27,6 +27,7 @@ from voice_host.screen.views import (
     find_sentence,
     full_state_view,
     ledger_view,
+    plain_taken_as,
     sentence_spans,
     speaker_label,
 )
@@ -582,3 +583,30 @@ async def test_the_evidence_key_goes_to_the_exhibits_and_enter_comes_back_to_typ
         await pilot.pause()
         assert app.query_one("#typed", Input).has_focus
         assert not app.screen.has_class("-show-evidence")
+
+
+def test_plain_taken_as_names_seat_names_and_words_to_the_host() -> None:
+    seating = GameState(1, 0, Phase.SEATING, 0, (), None, (), Accusation.NONE, (), False)
+    assert plain_taken_as("other", seating) == "seat names"
+    assert plain_taken_as("other", SEATED) == "a word to the Host"
+    assert plain_taken_as("question to Abel Thwaite", SEATED) == "question to Abel Thwaite"
+
+
+@pytest.mark.anyio
+async def test_spoken_seat_names_are_shown_as_seat_names() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        game = app.driver.game
+        app.take_heard(Heard("Ann, Bob.", "Ann, Bob", (), 0.9, game.preview("Ann, Bob"), needs_confirmation=False))
+        await pilot.pause()
+        assert app.driver.state.seats == ("Ann", "Bob")
+        assert shown(app, "#heard") == "Heard: “Ann, Bob”  →  taken as: seat names"
+
+
+@pytest.mark.anyio
+async def test_the_bundled_case_draws_the_plan_of_hollin_fold() -> None:
+    app = TableApp(TableDriver(Game(load_bundled_case())))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        assert shown(app, "#house") == HOLLIN_FOLD_PLAN

@@ -20,10 +20,11 @@ from textual.message import Message
 from textual.widgets import Footer, Input, OptionList, Static
 
 from engine.replies import PartKind, Reply, ReplyPart
+from engine.state import GameState
 from voice_host.events import MicLevel, MicStatus
 from voice_host.screen.driver import Exchange, TableDriver
 from voice_host.screen.house import house_plan
-from voice_host.screen.views import Evidence, find_sentence, full_state_view, ledger_view
+from voice_host.screen.views import Evidence, find_sentence, full_state_view, ledger_view, plain_taken_as
 from voice_host.screen.voice import (
     LockedClassifier,
     MicChanged,
@@ -264,14 +265,15 @@ class TableApp(App[int]):
         elif heard.transcript.strip():
             # Heard something but could not use it: say so, so the table repeats it or types it.
             self.heard.show_unusable(heard.transcript)
-        self.show_output(self.driver.heard(heard))
+        before = self.driver.state  # what the utterance was taken as depends on the state it came in
+        self.show_output(self.driver.heard(heard), before)
 
-    def show_output(self, output: SessionOutput) -> None:
+    def show_output(self, output: SessionOutput, before: GameState | None = None) -> None:
         """Show and say what the session gave back for a heard utterance or a repeat."""
-        if output.heard is not None:
-            self.heard.show_heard(output.heard)
         said = output.heard.text if output.heard is not None else None
-        taken_as = output.heard.taken_as if output.heard is not None else None
+        taken_as = plain_taken_as(output.heard.taken_as, before or self.driver.state) if output.heard is not None else None
+        if output.heard is not None:
+            self.heard.show_heard(output.heard, taken_as)
         if output.replay and output.reply is not None:
             self._add_entry(output.reply, REPEATED, None)
             self._say(output.reply)

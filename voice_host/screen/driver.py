@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from engine.replies import Reply
-from engine.state import GameState, Phase
-from voice_host.screen.views import ExhibitView
+from engine.state import GameState
+from voice_host.screen.views import ExhibitView, plain_taken_as
 from voice_host.session import HostSession, SessionOutput, describe
 
 if TYPE_CHECKING:
@@ -92,8 +92,4 @@ class TableDriver:
         return ExhibitView(exhibit.number, exhibit.title, exhibit.text)
 
     def _taken_as(self, text: str) -> str:
-        taken_as = describe(self.game.preview(text), text, self.names)
-        if taken_as == "other":
-            # Neither command, question nor talk: seat names at first, later a word to the Host.
-            return "seat names" if self.game.state.phase is Phase.SEATING else "a word to the Host"
-        return taken_as
+        return plain_taken_as(describe(self.game.preview(text), text, self.names), self.game.state)

@@ -59,6 +59,13 @@ def ledger_view(state: GameState, ledger_line: str) -> LedgerView:
     )
 
 
+def plain_taken_as(taken_as: str, state: GameState) -> str:
+    """The session calls anything neither command, question nor talk "other": say what it is."""
+    if taken_as != "other":
+        return taken_as
+    return "seat names" if state.phase is Phase.SEATING else "a word to the Host"
+
+
 def speaker_label(part: ReplyPart) -> str:
     """Who says a part aloud: the suspect by name for their own words, else the Host."""
     if part.kind in (PartKind.STATEMENT, PartKind.SUSPECT) and part.speaker_name:

@@ -144,8 +144,8 @@ class HeardPanel(Static):
     def show_typed(self, text: str, taken_as: str) -> None:
         self._show("Typed", text, taken_as, confirm=False)
 
-    def show_heard(self, heard: HeardUtterance) -> None:
-        self._show("Heard", heard.text, heard.taken_as, confirm=heard.needs_confirmation)
+    def show_heard(self, heard: HeardUtterance, taken_as: str | None = None) -> None:
+        self._show("Heard", heard.text, taken_as or heard.taken_as, confirm=heard.needs_confirmation)
 
     def show_unusable(self, transcript: str) -> None:
         self._show("Heard", transcript, "nothing usable: say it again, or type it", confirm=False)
