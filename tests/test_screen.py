@@ -20,6 +20,7 @@ from voice_host.casefiles import load_bundled_case, read_case_dir
 from voice_host.events import MicLevel, MicStatus
 from voice_host.journal import Journal
 from voice_host.screen.app import LOADING, TableApp
+from voice_host.screen.bigtext import big_text
 from voice_host.screen.driver import TableDriver
 from voice_host.screen.house import HOLLIN_FOLD_PLAN, house_plan
 from voice_host.screen.views import (
@@ -610,3 +611,23 @@ async def test_the_bundled_case_draws_the_plan_of_hollin_fold() -> None:
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
         assert shown(app, "#house") == HOLLIN_FOLD_PLAN
+
+
+def test_big_text_draws_three_rows_or_gives_way_to_plain_text() -> None:
+    assert big_text("Ann", 20) == "▄▀▄ █▀▄ █▀▄\n█▀█ █ █ █ █\n▀ ▀ ▀ ▀ ▀ ▀"
+    assert big_text("Zoë", 20) is None  # a letter the font lacks
+    assert big_text("Christopher", 23) is None  # too wide for the cell
+    assert big_text("", 23) is None
+
+
+@pytest.mark.anyio
+async def test_a_short_name_asks_next_in_big_letters_a_long_one_in_a_block() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann, Christopher")
+        assert shown(app, "#next-big") == big_text("Ann", 23)
+        assert app.query_one("#next-big").display and not app.query_one("#ledger-next").display
+        await type_line(pilot, "Ada, where were you at nine?")
+        assert shown(app, "#ledger-next") == "Christopher"
+        assert app.query_one("#ledger-next").display and not app.query_one("#next-big").display

@@ -74,10 +74,13 @@ Screen { layout: vertical; }
 #top { height: auto; }
 #ledger { width: 1fr; height: auto; border: round $primary; padding: 0 1; }
 #ledger-cells { height: auto; }
-.cell { height: auto; margin-right: 2; }
+.cell { height: auto; margin-right: 1; }
 #cell-round { width: 10; }
 #cell-questions { width: 24; }
-#cell-next { width: 18; }
+#cell-next { width: 24; }
+#next-big { display: none; text-style: bold; }
+#cell-next.-big #next-big { display: block; }
+#cell-next.-big .value { display: none; }
 #cell-broken { width: 14; }
 #cell-acc { width: 1fr; min-width: 18; }
 .cell .caption { color: $text-muted; text-style: bold; }
@@ -125,6 +128,8 @@ Screen { layout: vertical; }
 
 Screen.-narrow #ledger, Screen.-short #ledger { border: none; padding: 0; }
 Screen.-narrow .big, Screen.-short .big { display: none; }
+Screen.-narrow #cell-next #next-big, Screen.-short #cell-next #next-big { display: none; }
+Screen.-narrow #cell-next .value, Screen.-short #cell-next .value { display: block; }
 Screen.-narrow .cell, Screen.-short .cell { margin-right: 1; }
 Screen.-narrow #cell-round, Screen.-short #cell-round { width: 11; }
 Screen.-narrow #result-line, Screen.-short #result-line { display: none; }

@@ -11,6 +11,7 @@ from textual.widgets.option_list import Option
 
 from engine.replies import PartKind, Reply, ReplyPart
 from voice_host.events import HeardUtterance, MicLevel, MicStatus
+from voice_host.screen.bigtext import big_text
 from voice_host.screen.views import (
     ExhibitView,
     FullStateView,
@@ -22,6 +23,8 @@ from voice_host.screen.views import (
 
 # Parts that are shown elsewhere than in the night's scrollback.
 _NOT_IN_NIGHT = frozenset({PartKind.LEDGER, PartKind.FULL_STATE})
+
+NEXT_BIG_WIDTH = 23  # the ASKS NEXT cell's width: six letters of big text
 
 _BIG_FILLED = ("█████", "█████", "█████")
 _BIG_HOLLOW = ("┌───┐", "│   │", "└───┘")
@@ -59,7 +62,8 @@ class LedgerPanel(Vertical):
         self.marks_big = Static(big_marks(4), id="marks-big", classes="big")
         self.round = LedgerCell("ROUND", id="round", big=self.round_digits)
         self.questions = LedgerCell("QUESTIONS LEFT", id="questions", big=self.marks_big)
-        self.next_seat = LedgerCell("ASKS NEXT", id="next")
+        self.next_big = Static("", id="next-big", classes="big")
+        self.next_seat = LedgerCell("ASKS NEXT", id="next", big=self.next_big)
         self.broken = LedgerCell("LIES BROKEN", id="broken")
         self.accusation = LedgerCell("ACCUSATION", id="acc")
         self.line = Static("", id="ledger-line")
@@ -83,6 +87,10 @@ class LedgerPanel(Vertical):
         self.questions.value.update(f"{view.marks}  {view.questions_left} of 4")
         self.next_seat.value.update(view.next_seat)
         self.next_seat.set_class(view.next_seat == "-", "-none")
+        # In the big layout a short name is drawn three rows tall; a long one stays a reversed block.
+        big = big_text(view.next_seat, NEXT_BIG_WIDTH) if view.next_seat != "-" else None
+        self.next_big.update(big or "")
+        self.next_seat.set_class(big is not None, "-big")
         self.broken.value.update(view.broken)
         self.accusation.value.update(view.accusation)
         self.accusation.set_class(view.accusation != "none", "-alert")
