@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -92,3 +93,15 @@ def test_devices_without_portaudio_say_so(monkeypatch: pytest.MonkeyPatch, capsy
     monkeypatch.setattr(audio, "describe_devices", missing)
     assert audio.run_devices(argparse.Namespace()) == 1
     assert "PortAudio" in capsys.readouterr().out
+
+
+def test_native_stderr_goes_to_a_file_and_comes_back(tmp_path: Path) -> None:
+    import os
+
+    log = tmp_path / "logs" / "native.log"
+    before = os.fstat(2)
+    with audio.native_stderr_to(log):
+        os.write(2, b"ALSA lib pulse.c: Unable to connect\n")
+    assert log.read_bytes() == b"ALSA lib pulse.c: Unable to connect\n"
+    after = os.fstat(2)  # descriptor 2 is the original again
+    assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)

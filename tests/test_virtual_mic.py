@@ -8,6 +8,7 @@ Capture + Silero + segmenter + whisper heard the words. It stops the daemon by i
 from __future__ import annotations
 
 import os
+import select
 import shutil
 import signal
 import subprocess
@@ -22,7 +23,8 @@ import pytest
 from tests.conftest_speech import Render
 from voice_host.asr import Recognizer, Transcript
 from voice_host.audio import Capture, rescan_devices
-from voice_host.listener import Listener, Utterance
+from voice_host.events import MicLevel, MicStatus
+from voice_host.listener import Listener, ListenerSettings, Utterance
 from voice_host.vad import SileroVad
 
 RATE = 16_000
@@ -34,49 +36,81 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture
-def virtual_mic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A private PulseAudio daemon whose default source is a FIFO; yields the FIFO's path."""
-    home = tmp_path_factory.mktemp("pa")
-    runtime = home / "run"
-    runtime.mkdir(mode=0o700)
-    env = dict(os.environ, HOME=str(home), XDG_RUNTIME_DIR=str(runtime))
-    env.pop("PULSE_SERVER", None)
-    started = subprocess.run(
-        [
-            "pulseaudio", "-n", "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=yes",
-            "-L", "module-native-protocol-unix",
-            "-L", f"module-null-sink sink_name=vsink rate={RATE} channels=1 format=s16le",
-        ],
-        env=env, capture_output=True, text=True, timeout=30,
-    )  # fmt: skip
-    assert started.returncode == 0, started.stderr
-    pid = int((runtime / "pulse" / "pid").read_text().strip())
-    fifo = home / "vmic.fifo"
-    try:
+class PulseDaemon:
+    """A private PulseAudio daemon (HOME and XDG_RUNTIME_DIR in a temporary folder) whose default
+    source is a FIFO; started and stopped by its pid, as often as a test likes."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = home
+        self.runtime = home / "run"
+        self.runtime.mkdir(mode=0o700)
+        self.env = dict(os.environ, HOME=str(home), XDG_RUNTIME_DIR=str(self.runtime))
+        self.env.pop("PULSE_SERVER", None)
+        self.fifo = home / "vmic.fifo"
+        self.pid: int | None = None
+
+    @property
+    def server(self) -> str:
+        return f"unix:{self.runtime / 'pulse' / 'native'}"
+
+    def start(self) -> Path:
+        self.fifo.unlink(missing_ok=True)  # the pipe source makes its FIFO itself and fails if one exists
+        started = subprocess.run(
+            [
+                "pulseaudio", "-n", "--daemonize=yes", "--exit-idle-time=-1", "--use-pid-file=yes",
+                "-L", "module-native-protocol-unix",
+                "-L", f"module-null-sink sink_name=vsink rate={RATE} channels=1 format=s16le",
+            ],
+            env=self.env, capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+        assert started.returncode == 0, started.stderr
+        self.pid = int((self.runtime / "pulse" / "pid").read_text().strip())
         for command in (
-            ["pactl", "load-module", "module-pipe-source", "source_name=vmic", f"file={fifo}",
+            ["pactl", "load-module", "module-pipe-source", "source_name=vmic", f"file={self.fifo}",
              "format=s16le", f"rate={RATE}", "channels=1"],
             ["pactl", "set-default-source", "vmic"],
         ):  # fmt: skip
-            done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=30)
+            done = subprocess.run(command, env=self.env, capture_output=True, text=True, timeout=30)
             assert done.returncode == 0, done.stderr
+        return self.fifo
+
+    def stop(self) -> None:
+        pid, self.pid = self.pid, None
+        if pid is None:
+            return
+        try:
+            handle = os.pidfd_open(pid)
+        except ProcessLookupError:
+            return
+        try:
+            os.kill(pid, signal.SIGTERM)
+            select.select([handle], [], [], 10)  # readable once the daemon has exited
+        finally:
+            os.close(handle)
+
+
+@pytest.fixture
+def pulse(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[PulseDaemon]:
+    """A running private PulseAudio daemon, with this process pointed at it."""
+    daemon = PulseDaemon(tmp_path_factory.mktemp("pa"))
+    try:
+        daemon.start()
         # This process talks to the private daemon; PortAudio restarts to see its "pulse" device.
-        monkeypatch.setenv("HOME", str(home))
-        monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
-        monkeypatch.setenv("PULSE_SERVER", f"unix:{runtime / 'pulse' / 'native'}")
+        monkeypatch.setenv("HOME", str(daemon.home))
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(daemon.runtime))
+        monkeypatch.setenv("PULSE_SERVER", daemon.server)
         rescan_devices()
-        yield fifo
+        yield daemon
     finally:
-        os.kill(pid, signal.SIGTERM)
-        for _ in range(100):
-            try:
-                os.kill(pid, 0)
-            except ProcessLookupError:
-                break
-            time.sleep(0.05)  # waiting for the daemon's exit, not synchronising our own threads
+        daemon.stop()
         monkeypatch.undo()
         rescan_devices()
+
+
+@pytest.fixture
+def virtual_mic(pulse: PulseDaemon) -> Path:
+    """The FIFO behind the private daemon's default source."""
+    return pulse.fifo
 
 
 class RealTimeWriter(threading.Thread):
@@ -87,21 +121,21 @@ class RealTimeWriter(threading.Thread):
         self.fifo = fifo
         self.pcm = (np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes()
         self.done = threading.Event()
-        self.finished_audio = threading.Event()
 
     def run(self) -> None:
+        try:
+            self._write()
+        except BrokenPipeError:  # the daemon went away (a lost device): nothing more to write
+            pass
+
+    def _write(self) -> None:
         step = int(STEP * RATE) * 2
-        zeros = bytes(step)
         start = time.monotonic()
         sent = 0
         with open(self.fifo, "wb", buffering=0) as pipe:
             while not self.done.is_set():
-                chunk = self.pcm[sent * step : (sent + 1) * step] or zeros
-                if len(chunk) < step:
-                    chunk += bytes(step - len(chunk))
-                if sent * step >= len(self.pcm):
-                    self.finished_audio.set()
-                pipe.write(chunk)
+                chunk = self.pcm[sent * step : (sent + 1) * step]
+                pipe.write(chunk + bytes(step - len(chunk)))  # zeros once the audio has run out
                 sent += 1
                 # Real-time pacing of the fake microphone (the audio clock), not thread synchronisation.
                 delay = start + sent * STEP - time.monotonic()
@@ -161,3 +195,50 @@ def test_the_player_plays_through_pulse_and_stops_mid_sentence(virtual_mic: Path
         assert player.wait(timeout=10)  # a short sound plays out by itself
     finally:
         player.close()
+
+
+def test_a_lost_microphone_pauses_the_loop_and_it_resumes_when_the_device_returns(
+    pulse: PulseDaemon, render_speech: Render, tiny_recognizer: Recognizer
+) -> None:
+    statuses: list[MicLevel] = []
+    lost, back, got = threading.Event(), threading.Event(), threading.Event()
+    heard: list[Utterance[Transcript]] = []
+
+    def on_status(level: MicLevel) -> None:
+        statuses.append(level)
+        if level.status is MicStatus.UNAVAILABLE:
+            lost.set()
+        elif lost.is_set() and level.status is MicStatus.LISTENING:
+            back.set()
+
+    def deliver(utterance: Utterance[Transcript]) -> None:
+        heard.append(utterance)
+        got.set()
+
+    capture = Capture(device="pulse", lost_after=1.0)
+    settings = ListenerSettings(retry_seconds=0.2)
+    listener: Listener[Transcript] = Listener(capture, SileroVad(), tiny_recognizer.transcribe, deliver, on_status, settings)
+    silence = RealTimeWriter(pulse.fifo, np.zeros(RATE, np.float32))
+    silence.start()
+    listener.start()
+    writers = [silence]
+    try:
+        pulse.stop()  # the microphone goes away mid-game
+        assert lost.wait(timeout=15), "the loss was never noticed"
+        assert not back.is_set()
+        fifo = pulse.start()  # and comes back
+        said = render_speech("Read exhibit seven.", pad=0.0)
+        audio = np.concatenate([np.zeros(RATE, np.float32), said, np.zeros(int(1.5 * RATE), np.float32)])
+        writers.append(RealTimeWriter(fifo, audio))
+        writers[-1].start()
+        assert back.wait(timeout=15), "the loop never came back"
+        assert got.wait(timeout=30), "nothing was heard after the microphone returned"
+    finally:
+        listener.stop()
+        for writer in writers:
+            writer.done.set()
+            writer.join(timeout=10)
+    lost_status = next(s for s in statuses if s.status is MicStatus.UNAVAILABLE)
+    assert "microphone was lost" in lost_status.detail
+    words = "".join(c if c.isalnum() else " " for c in heard[0].result.text.lower()).split()
+    assert words == ["read", "exhibit", "7"], heard[0].result

@@ -11,11 +11,16 @@ instead), `DeviceLostError` (the listener pauses and retries; the game keeps its
 from __future__ import annotations
 
 import argparse
+import atexit
+import contextlib
+import os
 import queue
+import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -62,6 +67,7 @@ def sounddevice_module() -> ModuleType:
 
 _open_streams: set[int] = set()  # ids of our open streams: a rescan would break them
 _streams_lock = threading.Lock()
+_abandoned: list[Any] = []  # streams whose close never returned (their device died); kept from the GC
 
 
 def _opened(owner: object) -> None:
@@ -77,15 +83,37 @@ def _closed(owner: object) -> None:
 def rescan_devices() -> bool:
     """PortAudio lists devices only when it starts: restart it so a re-plugged device is seen.
 
-    Skipped (False) while any of our streams is open, since a restart would break it.
+    Skipped (False) while any of our streams is open, since a restart would break it, or after a stream
+    was abandoned on a dead device.
     """
     with _streams_lock:
-        if _open_streams:
+        if _open_streams or _abandoned:  # an abandoned stream would block PortAudio's shutdown for ever
             return False
         sd = sounddevice_module()
         sd._terminate()
         sd._initialize()
         return True
+
+
+def _close_stream(stream: Any, timeout: float = 1.0) -> None:
+    """Abort and close a stream, giving up after `timeout`: on a dead device (a PulseAudio server gone)
+    PortAudio's abort can block for ever, and the loop must go on to look for the device again."""
+
+    def close() -> None:
+        try:
+            stream.abort()
+            stream.close()
+        except Exception:  # a lost device may fail to close; it is gone either way
+            pass
+
+    closer = threading.Thread(target=close, name="close-stream", daemon=True)
+    closer.start()
+    closer.join(timeout)
+    if closer.is_alive():
+        with _streams_lock:
+            _abandoned.append(stream)
+        # sounddevice shuts PortAudio down at exit, which would wait on this stream for ever too.
+        atexit.unregister(sounddevice_module()._exit_handler)
 
 
 def check_microphone(device: int | str | None = None, sample_rate: int = CAPTURE_RATE) -> None:
@@ -201,11 +229,7 @@ class Capture:
         stream, self._stream = self._stream, None
         _closed(self)
         if stream is not None:
-            try:
-                stream.abort()
-                stream.close()
-            except Exception:  # a lost device may fail to close; it is gone either way
-                pass
+            _close_stream(stream)
 
     def reopen(self) -> None:
         """Try to get the microphone back after a loss; NoMicrophoneError if it is still gone."""
@@ -309,11 +333,24 @@ class Player:
         stream, self._stream = self._stream, None
         _closed(self)
         if stream is not None:
-            try:
-                stream.abort()
-                stream.close()
-            except Exception:
-                pass
+            _close_stream(stream)
+
+
+@contextlib.contextmanager
+def native_stderr_to(path: Path) -> Iterator[None]:
+    """Send what C libraries write to file descriptor 2 (ALSA and PortAudio complain there when a
+    device is missing or lost) into a file, so it cannot scribble over a full-screen app."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with open(path, "ab") as log:
+        os.dup2(log.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
 
 
 def describe_devices() -> list[str]:
