@@ -105,3 +105,33 @@ def test_native_stderr_goes_to_a_file_and_comes_back(tmp_path: Path) -> None:
     assert log.read_bytes() == b"ALSA lib pulse.c: Unable to connect\n"
     after = os.fstat(2)  # descriptor 2 is the original again
     assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
+
+
+def test_a_speaker_that_stops_taking_audio_is_lost_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    player = Player(stall_seconds=0.05)
+    player._stream = object()  # as if started; no callback ever comes: the device is gone
+    player.play(np.ones(22_050 * 10, np.float32))
+    assert player.wait() is True
+    assert player.lost and not player.playing
+    # The next sentence tries the speaker again; still gone, the audio is dropped quietly.
+    starts: list[int] = []
+
+    def still_gone(self: Player) -> None:
+        starts.append(1)
+        raise audio.NoSpeakerError(audio.NO_SPEAKER)
+
+    monkeypatch.setattr(audio, "_close_stream", lambda stream, timeout=1.0: None)
+    monkeypatch.setattr(Player, "start", still_gone)
+    player.play(np.ones(100, np.float32))
+    assert starts == [1] and not player.playing and player.lost
+    # Back again: the audio is queued.
+    monkeypatch.setattr(Player, "start", lambda self: None)
+    player.play(np.ones(100, np.float32))
+    assert player.playing and not player.lost
+
+
+def test_waiting_with_a_timeout_on_a_silent_queue_returns_false() -> None:
+    player = Player()
+    player.play(np.ones(100, np.float32))  # no stream: nothing drains it, and no stall is declared
+    assert player.wait(timeout=0.01) is False
+    assert player.playing and not player.lost

@@ -253,10 +253,19 @@ class Capture:
 class Player:
     """The speaker: a persistent output stream fed from a buffer; `stop()` silences it at once."""
 
-    def __init__(self, device: int | str | None = None, sample_rate: int = PLAYBACK_RATE, block_size: int = 1024) -> None:
+    def __init__(
+        self,
+        device: int | str | None = None,
+        sample_rate: int = PLAYBACK_RATE,
+        block_size: int = 1024,
+        stall_seconds: float = 2.0,
+    ) -> None:
         self.device = device
         self.sample_rate = sample_rate
         self.block_size = block_size
+        self.stall_seconds = stall_seconds  # audio queued but none taken this long: the speaker is gone
+        self.lost = False
+        self._played = 0  # samples handed to the device so far
         self._buffer: deque[tuple[Audio, Callable[[], None] | None]] = deque()
         self._offset = 0  # samples of _buffer[0] already played
         self._lock = threading.Lock()
@@ -294,6 +303,7 @@ class Player:
                 take = min(frames - written, len(head) - self._offset)
                 out[written : written + take] = head[self._offset : self._offset + take]
                 written += take
+                self._played += take
                 self._offset += take
                 if self._offset >= len(head):
                     self._buffer.popleft()
@@ -309,9 +319,24 @@ class Player:
         """
         if len(audio) == 0:
             return
+        if self.lost and not self._restart():
+            return  # still no speaker: the words stay on the screen
         with self._lock:
             self._buffer.append((np.asarray(audio, dtype=np.float32), on_start))
             self._idle.clear()
+
+    def _restart(self) -> bool:
+        """After a loss, try the speaker again (it may be back)."""
+        stream, self._stream = self._stream, None
+        _closed(self)
+        if stream is not None:
+            _close_stream(stream)
+        try:
+            self.start()
+        except AudioUnavailableError:
+            return False
+        self.lost = False
+        return True
 
     def stop(self) -> None:
         """Silence now: drop everything queued, including the rest of the current sentence."""
@@ -325,8 +350,28 @@ class Player:
         return not self._idle.is_set()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Block until everything queued has played (or stop()); False on timeout."""
-        return self._idle.wait(timeout)
+        """Block until everything queued has played (or stop()); False on timeout.
+
+        If the device stops taking audio for `stall_seconds` (unplugged, its server gone), the queue
+        is dropped, `lost` is set and this returns: the Host must not wait for ever to finish a sentence.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        seen, progress_at = self._played, time.monotonic()
+        while True:
+            step = self.stall_seconds / 4
+            if deadline is not None:
+                step = max(0.0, min(step, deadline - time.monotonic()))
+            if self._idle.wait(step):
+                return True
+            now = time.monotonic()
+            if self._played != seen:
+                seen, progress_at = self._played, now
+            elif self._stream is not None and now - progress_at >= self.stall_seconds:
+                self.lost = True
+                self.stop()
+                return True
+            if deadline is not None and now >= deadline:
+                return False
 
     def close(self) -> None:
         self.stop()
