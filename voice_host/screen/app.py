@@ -212,7 +212,7 @@ class TableApp(App[int]):
                 with Vertical(id="house-box"):
                     yield Static(id="house")
         yield self.heard
-        yield Input(placeholder="Type here and press Enter, e.g.  Abel, where were you at ten?", id="typed")
+        yield Input(placeholder=f"Type here and press Enter, e.g.  {self.driver.example_question}", id="typed")
         yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:

@@ -55,8 +55,9 @@ class TableDriver:
         return self.game.case.public.house
 
     @property
-    def spoken_names(self) -> dict[str, str]:
-        return dict(self.names)
+    def example_question(self) -> str:
+        """A question as the card shapes it, to one of this case's suspects: the input's hint."""
+        return f"{self.game.case.suspects[0].call}, where were you at ten?"
 
     def begin(self) -> list[Exchange]:
         """The opening, or on resume the whole night so far, replayed from the journal's messages."""
