@@ -156,6 +156,10 @@ def test_evidence_gathers_exhibits_by_number_and_keeps_only_this_rounds_statemen
     assert len(evidence.ordered(SEATED.exhibits_read)) == 8
     assert [statement.speaker for statement in evidence.statements] == ["Bram Oakes"]
     assert evidence.statements_round == 2
+    # Round 1's statements read again on request in round 2 do not pass for round 2's.
+    again = Reply((ReplyPart(PartKind.STATEMENT, "round 1", speaker="x", speaker_name="Ada Quill"),))
+    evidence.take(again, SEATED)
+    assert [statement.speaker for statement in evidence.statements] == ["Bram Oakes"]
     # A reply with nothing new changes nothing.
     assert not evidence.take(Reply((ReplyPart(PartKind.LEDGER, "[L]"),)), SEATED)
 

@@ -160,8 +160,11 @@ class Evidence:
         statements = tuple(
             StatementView(speaker_label(part), part.text) for part in reply.parts if part.kind is PartKind.STATEMENT
         )
-        if statements and (statements != self.statements or state.round != self.statements_round):
-            # A round opening (or "statements" on request) reads all of the current round's statements.
+        this_round = range(4 * state.round - 3, 4 * state.round + 1)
+        opening = any(part.kind is PartKind.EXHIBIT and part.exhibit in this_round for part in reply.parts)
+        if statements and opening:
+            # Only a round opening reads this round's statements with its exhibits; "statements" on
+            # request may be an earlier round's and must not pass for this one's.
             self.statements = statements
             self.statements_round = state.round
             changed = True
