@@ -11,6 +11,7 @@ import pytest
 
 from engine.replies import PartKind, Reply, ReplyPart
 from models.locate import piper_voice_files
+from voice_host.asr import Recognizer
 from voice_host.tts import (
     HOST,
     HOST_VOICE,
@@ -249,3 +250,17 @@ def test_a_long_first_sentence_is_said_clause_first() -> None:
     ]
     assert [s.piece for s in spoken] == [0, 1, 0]
     assert spoken[0].line == spoken[1].line and spoken[0].line.role == "thwaite"
+
+
+def test_every_role_voice_stays_intelligible(tiny_recognizer: Recognizer) -> None:
+    """Pitch and pace changes must not garble the words: whisper still hears each role's line."""
+    synthesizer = Synthesizer(default_voice_map(KEYS))
+    said = "I was in the pantry with the silver, as I am every night."
+    expected = set(_plain_words(said))
+    for role in (HOST, *KEYS):
+        heard = _plain_words(tiny_recognizer.transcribe(synthesizer.render(said, role=role, rate=16_000)).text)
+        assert len(expected & set(heard)) >= len(expected) - 2, (role, heard)
+
+
+def _plain_words(text: str) -> list[str]:
+    return "".join(c if c.isalnum() else " " for c in text.lower()).split()
