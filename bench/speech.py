@@ -34,7 +34,7 @@ if str(ROOT) not in sys.path:
 from engine.replies import PartKind, Reply, ReplyPart  # noqa: E402
 from models.locate import WhisperModelName  # noqa: E402
 from voice_host.asr import RecognitionOptions, Recognizer, Transcript  # noqa: E402
-from voice_host.listener import Listener, ListenerSettings, Utterance  # noqa: E402
+from voice_host.listener import FeedOnlySource, Listener, ListenerSettings, Utterance  # noqa: E402
 from voice_host.tts import Synthesizer  # noqa: E402
 from voice_host.vad import SAMPLE_RATE, SileroVad  # noqa: E402
 
@@ -180,7 +180,7 @@ def bench_loop(
             next(synthesizer.stream(FIRST_REPLY))
             done.set()
 
-        source = _PacedSource()
+        source = FeedOnlySource(SAMPLE_RATE)
         executor = ThreadPoolExecutor(max_workers=1)
         listener: Listener[Transcript] = Listener(source, SileroVad(), counted, deliver, settings=settings, executor=executor)
         audio = np.concatenate([clip.audio, np.zeros(SAMPLE_RATE * 2, dtype=np.float32)])
@@ -209,24 +209,6 @@ def bench_loop(
         "utterances": float(len(waits)),
         "recognitions per utterance": runs[0] / max(1, len(waits)),
     }
-
-
-class _PacedSource:
-    """The benchmark feeds blocks itself (Listener.feed); the source only gives the sample rate."""
-
-    sample_rate = SAMPLE_RATE
-
-    def start(self) -> None: ...
-
-    def read(self, timeout: float = 0.5) -> np.ndarray | None:
-        return None
-
-    def drain(self) -> int:
-        return 0
-
-    def stop(self) -> None: ...
-
-    def reopen(self) -> None: ...
 
 
 def cold_start_child() -> None:

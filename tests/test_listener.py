@@ -515,3 +515,15 @@ def test_the_mouth_opens_first_and_the_ears_join_shut_while_it_speaks(monkeypatc
         assert io.voice is not None and io.voice.wait_idle(timeout=10)
     finally:
         io.close()
+
+
+def test_a_feed_only_source_drives_the_listener_by_hand() -> None:
+    from voice_host.listener import FeedOnlySource
+
+    found: list[Utterance[Audio]] = []
+    listener: Listener[Audio] = Listener(
+        FeedOnlySource(RATE), FakeDetector(), lambda audio: audio, found.append, settings=SETTINGS, executor=InlineExecutor()
+    )
+    for b in speech(0.5, 4) + silence(12):
+        listener.feed(b)
+    assert len(found) == 1 and 0.5 in found[0].audio

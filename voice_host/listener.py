@@ -56,6 +56,26 @@ class AudioSource(Protocol):
     def reopen(self) -> None: ...
 
 
+class FeedOnlySource:
+    """A source for driving `Listener.feed` by hand (files in `hear`, benchmarks): it gives the sample
+    rate and never produces blocks of its own."""
+
+    def __init__(self, sample_rate: int = 16_000) -> None:
+        self.sample_rate = sample_rate
+
+    def start(self) -> None: ...
+
+    def read(self, timeout: float = 0.5) -> Audio | None:
+        return None
+
+    def drain(self) -> int:
+        return 0
+
+    def stop(self) -> None: ...
+
+    def reopen(self) -> None: ...
+
+
 class InlineExecutor(Executor):
     """Runs each job at once in the caller's thread (tests, and offline tools such as `hear`)."""
 
