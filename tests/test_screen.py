@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
 from dataclasses import replace
@@ -635,3 +636,21 @@ async def test_a_short_name_asks_next_in_big_letters_a_long_one_in_a_block() -> 
         await type_line(pilot, "Ada, where were you at nine?")
         assert shown(app, "#ledger-next") == "Christopher"
         assert app.query_one("#ledger-next").display and not app.query_one("#next-big").display
+
+
+@pytest.mark.anyio
+async def test_a_voice_side_that_opens_after_the_screen_closed_is_told_so() -> None:
+    release, finished = threading.Event(), threading.Event()
+    answers: list[object] = []
+
+    def load(post: Callable[[Message], object]) -> None:
+        assert release.wait(timeout=30)  # the models are still loading when the table quits
+        answers.append(post(MicChanged(MicLevel(MicStatus.LISTENING))))
+        finished.set()
+
+    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), mic=LOADING, load_voice=load)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+    release.set()
+    assert await asyncio.get_running_loop().run_in_executor(None, finished.wait, 30)
+    assert answers == [False]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
@@ -186,6 +187,7 @@ class TableApp(App[int]):
         self.driver = driver
         self.voice = voice
         self._load_voice = load_voice  # opens the voice side in a worker thread, posting what happens
+        self._voice_orphaned = threading.Event()
         self.evidence = Evidence()
         self.current: NightEntry | None = None
         self.ledger = LedgerPanel()
@@ -234,9 +236,16 @@ class TableApp(App[int]):
         self.query_one("#typed", Input).focus()
         if self._load_voice is not None:
             load = self._load_voice
-            self.run_worker(lambda: load(self.post_message), thread=True, name="voice", exit_on_error=False)
+            self.run_worker(lambda: load(self._post_from_voice), thread=True, name="voice", exit_on_error=False)
+
+    def _post_from_voice(self, message: Message) -> bool:
+        """Post from the voice side's threads; False once the screen has closed (nobody will read it)."""
+        if self._voice_orphaned.is_set():
+            return False
+        return self.post_message(message)
 
     def on_unmount(self) -> None:
+        self._voice_orphaned.set()
         if self.voice is not None:
             self.voice.close()
 

@@ -126,7 +126,8 @@ def open_table_voice(
     except Exception as error:  # any failure of the voice side leaves typed play working
         post(VoiceFailed(_plain_reason(error)))
         return
-    post(VoiceReady(io))
+    if post(VoiceReady(io)) is False:
+        io.close()  # the screen closed while the models loaded: let the devices go
 
 
 def _plain_reason(error: Exception) -> str:
