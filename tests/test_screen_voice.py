@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import queue
+import shutil
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -22,8 +23,9 @@ from textual.message import Message
 from engine.game import Game
 from engine.replies import PartKind
 from tests.conftest_speech import Render
-from tests.test_virtual_mic import RATE, STEP, virtual_mic  # noqa: F401 (the fixture)
+from tests.test_virtual_mic import RATE, STEP, PulseDaemon
 from voice_host.asr import Recognizer
+from voice_host.audio import rescan_devices
 from voice_host.casefiles import read_case_dir
 from voice_host.events import MicLevel, MicStatus
 from voice_host.screen.app import LOADING, TableApp
@@ -36,6 +38,29 @@ FROST_FAIR = Path(__file__).parent / "cases" / "frost-fair"
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("pulseaudio") is None or shutil.which("pactl") is None,
+    reason="PulseAudio is not installed (Debian: pulseaudio pulseaudio-utils libportaudio2)",
+)
+
+
+@pytest.fixture
+def virtual_mic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A private PulseAudio daemon (mic: a FIFO; speaker: a null sink) with this process pointed at it."""
+    daemon = PulseDaemon(tmp_path_factory.mktemp("pa"))
+    try:
+        fifo = daemon.start()
+        monkeypatch.setenv("HOME", str(daemon.home))
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(daemon.runtime))
+        monkeypatch.setenv("PULSE_SERVER", daemon.server)
+        rescan_devices()  # PortAudio restarts to see the daemon's "pulse" device
+        yield fifo
+    finally:
+        daemon.stop()
+        monkeypatch.undo()
+        rescan_devices()
 
 
 class Microphone(threading.Thread):
@@ -98,7 +123,7 @@ class WatchedApp(TableApp):
 
 @pytest.mark.anyio
 async def test_the_screen_speaks_highlights_stops_and_hears_through_real_devices(
-    virtual_mic: Path,  # noqa: F811 (the fixture imported above)
+    virtual_mic: Path,
     render_speech: Render,
     tiny_recognizer: Recognizer,
 ) -> None:
