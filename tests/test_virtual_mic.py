@@ -242,3 +242,19 @@ def test_a_lost_microphone_pauses_the_loop_and_it_resumes_when_the_device_return
     assert "microphone was lost" in lost_status.detail
     words = "".join(c if c.isalnum() else " " for c in heard[0].result.text.lower()).split()
     assert words == ["read", "exhibit", "7"], heard[0].result
+
+
+def test_devices_lists_the_virtual_microphone(pulse: PulseDaemon, capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from voice_host.audio import run_devices
+
+    assert run_devices(argparse.Namespace()) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Audio devices:")
+    pulse_lines = [line for line in out.splitlines() if line.split()[1:2] == ["pulse"]]
+    assert len(pulse_lines) == 1, out
+    inputs = int(pulse_lines[0].split("in ")[1].split(",")[0])
+    outputs = int(pulse_lines[0].split("out ")[1].split(",")[0])
+    assert inputs > 0 and outputs > 0
+    assert "No microphone found" not in out and "No speaker found" not in out
