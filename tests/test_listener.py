@@ -527,3 +527,22 @@ def test_a_feed_only_source_drives_the_listener_by_hand() -> None:
     for b in speech(0.5, 4) + silence(12):
         listener.feed(b)
     assert len(found) == 1 and 0.5 in found[0].audio
+
+
+def test_a_stopped_listener_can_start_again() -> None:
+    h = Harness(speech(0.5, 6) + silence(12))
+    h.listener = Listener(h.source, h.detector, h.understand, h.deliver, h.statuses.append, SETTINGS)  # its own worker
+    h.listener.start()
+    try:
+        assert h.got_utterance.wait(timeout=10)
+    finally:
+        h.listener.stop()
+    h.got_utterance.clear()
+    for item in speech(0.6, 6) + silence(12):
+        h.source.items.put(item)
+    h.listener.start()
+    try:
+        assert h.got_utterance.wait(timeout=10)
+    finally:
+        h.listener.stop()
+    assert [0.6 in u.audio for u in h.utterances] == [False, True]

@@ -143,6 +143,8 @@ class Listener(Generic[T]):
         self.on_utterance = on_utterance
         self.on_status = on_status
         self.settings = settings or ListenerSettings()
+        self._own_executor = executor is None
+        self._executor_closed = False
         self.executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="understand")
         self.clock = clock
         self.collector = UtteranceCollector(self.settings.segmenter, source.sample_rate)
@@ -195,6 +197,9 @@ class Listener(Generic[T]):
     def start(self) -> None:
         """Open the microphone (NoMicrophoneError at once if there is none) and listen on a thread."""
         self.source.start()
+        if self._own_executor and self._executor_closed:
+            self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="understand")
+            self._executor_closed = False
         self._stop.clear()
         self._report_idle()
         self._thread = threading.Thread(target=self._run, name="listener", daemon=True)
@@ -206,6 +211,9 @@ class Listener(Generic[T]):
             self._thread.join(timeout=5)
             self._thread = None
         self.source.stop()
+        if self._own_executor:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+            self._executor_closed = True
 
     def _run(self) -> None:
         while not self._stop.is_set():
