@@ -546,3 +546,28 @@ def test_a_stopped_listener_can_start_again() -> None:
     finally:
         h.listener.stop()
     assert [0.6 in u.audio for u in h.utterances] == [False, True]
+
+
+class BrokenSynthesizer:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def stream(self, reply: Reply) -> Iterator[SpokenSentence]:
+        self.calls += 1
+        if self.calls == 1:
+            raise RuntimeError("piper crashed")
+        yield from FakeSynthesizer().stream(reply)
+
+
+def test_a_failing_voice_loses_one_reply_not_the_mouth() -> None:
+    h = Harness()
+    player = FakePlayer()
+    voice = HostVoice(BrokenSynthesizer(), player, h.listener)
+    voice.say(REPLY)
+    voice.say(REPLY)
+    assert voice.wait_idle(timeout=10)
+    voice.close()
+    assert [str(error) for error in voice.failures] == ["piper crashed"]
+    assert player.played == [1.0, 2.0, 3.0]
+    h.feed(silence(7))  # the tail runs out: the microphone is open again
+    assert h.kinds()[-1] is MicStatus.LISTENING

@@ -371,6 +371,7 @@ class HostVoice:
         self.on_first_audio = on_first_audio
         self.clock = clock
         self.last_spoken: Reply | None = None
+        self.failures: list[Exception] = []  # replies that could not be spoken (they stay on screen)
         self._jobs: queue.Queue[Reply | None] = queue.Queue()
         self._generation = 0  # bumped by stop(): sentences of an older generation are not played
         self._speaking = False  # a reply is being spoken (the listener, if any, is shut)
@@ -421,7 +422,10 @@ class HostVoice:
                 return
             with self._lock:
                 generation = self._generation
-            self._speak(reply, generation)
+            try:
+                self._speak(reply, generation)
+            except Exception as error:  # a voice that fails loses this reply's sound, never the mouth
+                self.failures.append(error)
             with self._lock:
                 if self._jobs.empty():
                     self._idle.set()
