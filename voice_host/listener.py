@@ -225,8 +225,14 @@ class Listener(Generic[T]):
             except DeviceLostError:
                 self._wait_for_device()
                 continue
-            if block is not None:
+            if block is None:
+                continue
+            try:
                 self.feed(block)
+            except Exception as error:  # one bad block must not end listening for the night
+                self.collector.reset()
+                self.detector.reset()
+                self._emit(MicLevel(MicStatus.LISTENING, detail=f"Missed some audio ({error})."))
 
     def _wait_for_device(self) -> None:
         self.collector.reset()
