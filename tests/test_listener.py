@@ -571,3 +571,23 @@ def test_a_failing_voice_loses_one_reply_not_the_mouth() -> None:
     assert player.played == [1.0, 2.0, 3.0]
     h.feed(silence(7))  # the tail runs out: the microphone is open again
     assert h.kinds()[-1] is MicStatus.LISTENING
+
+
+def test_an_error_on_one_block_does_not_end_listening() -> None:
+    h = Harness(speech(0.9, 1) + speech(0.5, 6) + silence(12))
+    failing = iter([True])
+
+    class OnceBroken(FakeDetector):
+        def probability(self, chunk: Audio) -> float:
+            if next(failing, False):
+                raise RuntimeError("onnx hiccup")
+            return super().probability(chunk)
+
+    h.listener.detector = OnceBroken()
+    h.listener.start()
+    try:
+        assert h.got_utterance.wait(timeout=10)
+    finally:
+        h.listener.stop()
+    assert any("onnx hiccup" in s.detail for s in h.statuses)
+    assert 0.5 in h.utterances[0].audio and 0.9 not in h.utterances[0].audio
