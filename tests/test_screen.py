@@ -654,3 +654,15 @@ async def test_a_voice_side_that_opens_after_the_screen_closed_is_told_so() -> N
     release.set()
     assert await asyncio.get_running_loop().run_in_executor(None, finished.wait, 30)
     assert answers == [False]
+
+
+@pytest.mark.anyio
+async def test_f9_switches_between_a_dark_and_a_light_theme() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        dark = app.current_theme.dark
+        await pilot.press("f9")
+        assert app.current_theme.dark is not dark
+        await pilot.press("f9")
+        assert app.current_theme.dark is dark

@@ -173,6 +173,7 @@ class TableApp(App[int]):
         Binding("f6", "toggle_full_state", "State", priority=True),
         Binding("f7", "evidence", "Evidence", priority=True),
         Binding("f8", "house", "House", priority=True),
+        Binding("f9", "light_or_dark", "Light/dark", priority=True),
     ]
 
     def __init__(
@@ -458,6 +459,10 @@ class TableApp(App[int]):
         # Enter on an exhibit: its words stay shown and the table goes back to typing.
         self.screen.remove_class("-show-evidence")
         self.query_one("#typed", Input).focus()
+
+    def action_light_or_dark(self) -> None:
+        """A bright room reads a light screen better; the colours come from the theme either way."""
+        self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
 
     def action_house(self) -> None:
         self.screen.remove_class("-show-evidence")
