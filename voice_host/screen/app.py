@@ -2,6 +2,12 @@
 
 Data flows one way: a typed (or heard) line goes to the game; the reply's parts go to the night and the
 speaker; the ledger, the evidence and FULL STATE are redrawn from `GameState` after every reply.
+
+Keys: Esc stops the Host talking, F2 turns the microphone off and on, F3 repeats the last reply, F5
+saves, F6 shows or hides FULL STATE, F7 goes to the exhibits (on a small screen: shows them in place
+of the night) and back, F8 shows the house on a small screen, F9 switches light and dark, Ctrl+Q quits.
+From 130x36 up the ledger is drawn big beside a side column of evidence and the house; below that the
+layout is compact.
 """
 
 from __future__ import annotations
