@@ -281,6 +281,7 @@ async def test_a_short_typed_game_keeps_the_ledger_in_step_with_the_engine() -> 
         assert shown(app, "#ledger-round") == "Round 2"
         assert shown(app, "#ledger-questions") == "●●●●  4 of 4"
         assert listing.option_count == 8
+        assert shown(app, "#exhibit-text").startswith("E5  ")  # the new round's first exhibit is shown
         assert_ledger_is_the_engines(app)
 
         # The save key prints the SAVE block the engine made, into the night.
@@ -582,7 +583,8 @@ async def test_the_evidence_key_goes_to_the_exhibits_and_enter_comes_back_to_typ
         await pilot.pause()
         listing = app.query_one("#exhibit-list", OptionList)
         assert listing.has_focus and app.screen.has_class("-show-evidence")
-        await pilot.press("up")
+        assert shown(app, "#exhibit-text").startswith("E1  ")  # the round's first exhibit, as it came in
+        await pilot.press("down", "down")
         await pilot.pause()
         assert shown(app, "#exhibit-text").startswith("E3  A torn ticket")
         await pilot.press("enter")

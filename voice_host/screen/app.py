@@ -395,13 +395,16 @@ class TableApp(App[int]):
         highlighted = listing.highlighted
         options = exhibit_options(exhibits)
         shown = [option.id for option in listing.options]
-        if shown == [option.id for option in options[: len(shown)]]:
-            listing.add_options(options[len(shown) :])  # the usual case: new exhibits come after the old
-        else:
+        if shown != [option.id for option in options[: len(shown)]]:
             listing.clear_options()
-            listing.add_options(options)
-        if exhibits:
-            listing.highlighted = highlighted if highlighted is not None else len(exhibits) - 1
+            shown = []
+        new = options[len(shown) :]
+        if new:
+            listing.add_options(new)  # the usual case: new exhibits come after the old
+            listing.highlighted = len(shown)  # new evidence in: show the first of it
+            listing.scroll_to_highlight(top=True)
+        elif options and highlighted is not None:
+            listing.highlighted = min(highlighted, len(options) - 1)
         self.query_one("#statements", StatementsView).show(self.evidence.statements_round, self.evidence.statements)
 
     @on(OptionList.OptionHighlighted, "#exhibit-list")
