@@ -7,33 +7,34 @@ import sys
 from pathlib import Path
 
 
-def _add_case_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--case", type=Path, default=None, help="case folder to play (default: the bundled Hollin Fold case)")
+def _add_case_options(parser: argparse.ArgumentParser, default: object = None) -> None:
+    parser.add_argument("--case", type=Path, default=default, help="case folder to play (default: the bundled Hollin Fold case)")
+
+
+def _add_play_options(parser: argparse.ArgumentParser, default: object = None) -> None:
+    parser.add_argument(
+        "--no-voice", action="store_true", default=default or False, help="typed play on the screen, no microphone or speech"
+    )
+    _add_case_options(parser, default)
+    parser.add_argument(
+        "--state-dir", type=Path, default=default, help="where the journal and saves go (default: per-user state folder)"
+    )
+    parser.add_argument("--resume", action="store_true", default=default or False, help="rebuild the last game from its journal")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="third-carol", description="The Third Carol: an offline, voice-driven murder-mystery Host."
     )
-    parser.add_argument("--no-voice", action="store_true", help="typed play on the screen, no microphone or speech")
-    _add_case_options(parser)
-    parser.add_argument(
-        "--state-dir", type=Path, default=None, help="where the journal and saves go (default: per-user data folder)"
-    )
-    parser.add_argument("--resume", action="store_true", help="rebuild the last game from its journal")
+    _add_play_options(parser)
     sub = parser.add_subparsers(dest="command")
-
+    # Options repeated after a subcommand default to SUPPRESS, so one given before it is not reset.
     play = sub.add_parser("play", help="play a game (the screen by default; --text for plain text on stdin/stdout)")
     play.add_argument("--text", action="store_true", help="text mode: one message per line on stdin, replies on stdout")
-    play.add_argument("--no-voice", action="store_true", help="typed play on the screen, no microphone or speech")
-    _add_case_options(play)
-    play.add_argument(
-        "--state-dir", type=Path, default=None, help="where the journal and saves go (default: per-user data folder)"
-    )
-    play.add_argument("--resume", action="store_true", help="rebuild the last game from its journal")
+    _add_play_options(play, argparse.SUPPRESS)
 
     verify = sub.add_parser("verify", help="print the reveal's SHA-256 and whether it matches the sealed notice")
-    _add_case_options(verify)
+    _add_case_options(verify, argparse.SUPPRESS)
 
     lint = sub.add_parser("lint", help="check a case for fair play and print each round opening's length")
     lint.add_argument("case_dir", nargs="?", type=Path, default=None, help="case folder (default: the bundled case)")
@@ -47,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     hear = sub.add_parser("hear", help="run the speech pipeline on WAV files and show what each was taken as")
     hear.add_argument("files", nargs="+", type=Path, help="16 kHz mono WAV files")
     hear.add_argument("--json", action="store_true", help="one JSON object a line")
-    _add_case_options(hear)
+    _add_case_options(hear, argparse.SUPPRESS)
 
     sub.add_parser("devices", help="list audio input and output devices")
     return parser

@@ -480,7 +480,7 @@ class TableApp(App[int]):
 
 def run_screen(args: argparse.Namespace) -> int:
     """Load the case, start (or resume) the game and run the table screen until the table quits."""
-    from engine.case import CaseError
+    from engine.case import REFUSAL, CaseError
     from engine.game import Game
     from voice_host.casefiles import case_dir_or_bundled, read_case_dir
     from voice_host.journal import Journal, default_state_dir
@@ -488,7 +488,8 @@ def run_screen(args: argparse.Namespace) -> int:
     try:
         case = read_case_dir(case_dir_or_bundled(args.case))
     except CaseError as error:
-        print(error, file=sys.stderr)
+        print(REFUSAL)
+        print(f"reason: {error.reason}", file=sys.stderr)
         return 1
     journal = Journal(args.state_dir or default_state_dir())
     resume: list[str] = []
@@ -500,12 +501,16 @@ def run_screen(args: argparse.Namespace) -> int:
     game = Game(case)
     driver = TableDriver(game, journal, resume)
     if args.no_voice:
-        app = TableApp(driver)
-    else:
-        classifier = LockedClassifier(game, driver.lock)
-        app = TableApp(
-            driver,
-            mic=LOADING,
-            load_voice=lambda post: open_table_voice(case, classifier, post),
-        )
-    return app.run() or 0
+        return TableApp(driver).run() or 0
+    from voice_host.audio import native_stderr_to
+
+    classifier = LockedClassifier(game, driver.lock)
+    app = TableApp(
+        driver,
+        mic=LOADING,
+        load_voice=lambda post: open_table_voice(case, classifier, post),
+    )
+    # ALSA and PortAudio complain on file descriptor 2 when a device is missing or lost; keep that
+    # off the full-screen app and in a log beside the journal.
+    with native_stderr_to(journal.folder / "audio.log"):
+        return app.run() or 0
