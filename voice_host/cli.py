@@ -20,6 +20,12 @@ def _add_play_options(parser: argparse.ArgumentParser, default: object = None) -
         "--state-dir", type=Path, default=default, help="where the journal and saves go (default: per-user state folder)"
     )
     parser.add_argument("--resume", action="store_true", default=default or False, help="rebuild the last game from its journal")
+    for kind in ("input", "output"):
+        parser.add_argument(
+            f"--{kind}-device",
+            default=default,
+            help=f"{kind} audio device, by number or part of its name (default: the system's; see `third-carol devices`)",
+        )
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -478,6 +478,13 @@ class TableApp(App[int]):
         self.screen.toggle_class("-show-house")
 
 
+def _device(choice: str | None) -> int | str | None:
+    """A device given on the command line: its number, or part of its name, as sounddevice takes it."""
+    if choice is None:
+        return None
+    return int(choice) if choice.isdigit() else choice
+
+
 def run_screen(args: argparse.Namespace) -> int:
     """Load the case, start (or resume) the game and run the table screen until the table quits."""
     from engine.case import REFUSAL, CaseError
@@ -508,7 +515,9 @@ def run_screen(args: argparse.Namespace) -> int:
     app = TableApp(
         driver,
         mic=LOADING,
-        load_voice=lambda post: open_table_voice(case, classifier, post),
+        load_voice=lambda post: open_table_voice(
+            case, classifier, post, input_device=_device(args.input_device), output_device=_device(args.output_device)
+        ),
     )
     # ALSA and PortAudio complain on file descriptor 2 when a device is missing or lost; keep that
     # off the full-screen app and in a log beside the journal.
