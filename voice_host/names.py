@@ -56,6 +56,10 @@ _TITLES = frozenset({"mr", "mrs", "miss", "ms", "reverend", "rev", "the", "dr", 
 # The card's openers; dropped before classifying, never corrected (Ormerod -> "right" is common).
 _OPENERS = frozenset({"ok", "okay", "so", "right", "well", "now", "then", "um", "uh", "er", "erm", "oh", "and"})
 # Words that can fill a name slot without being a name: "Ask him", "Confront the butler", "to all".
+# The card's own command words are never a misheard name ("Read, exhibit ..." is not Ruddock).
+_COMMAND_WORDS = frozenset(
+    "read next save pass statements lies answers answer confront ask accuse give up exhibit exhibits".split()
+)
 _STOP_WORDS = frozenset(
     """a an the him her them he she they it this that these those his hers their everyone everybody
     anyone anybody someone somebody all each every both either neither one who whom what where when
@@ -77,7 +81,7 @@ SPLIT_THRESHOLD = 0.8
 #: A role word after "the" in a name slot ("the person" -> "the parson") needs to be this close.
 ROLE_THRESHOLD = 0.74
 # How whisper mishears the card's openings when a name follows.
-_ASK_SOUNDALIKES = frozenset({"as", "asked", "asks", "osk", "ast", "oz", "us", "aske", "assk"})
+_ASK_SOUNDALIKES = frozenset({"as", "asked", "asks", "osk", "ast", "oz", "us", "aske", "assk", "oscar", "past"})
 _CONFRONT_SOUNDALIKES = frozenset(
     {"confirm", "confirmed", "confirms", "conference", "confronts", "confronted", "comfort", "confrontation"}
 )
@@ -258,10 +262,10 @@ class NamesMatcher:
 
     def _repair_leading_full_name(self, text: str, corrections: list[Correction]) -> str:
         """ "Able to wait, where ..." / "Dole Blamire, ..." -> the full name, when a comma follows."""
-        match = re.match(r"^(\W*)((?:[A-Za-z']+\s+){1,2}[A-Za-z']+)(?=\s*,)", text)
+        match = re.match(r"^(\W*)((?:[A-Za-z']+,?\s+){1,2}[A-Za-z']+)(?=\s*,)", text)
         if not match:
             return text
-        words = match.group(2).split()
+        words = match.group(2).replace(",", " ").split()
         lead = words[0].lower().rstrip(".")
         if lead in self._protected or lead in _OPENERS or lead in _TITLES:
             return text
@@ -274,7 +278,13 @@ class NamesMatcher:
         return text[: match.start(2)] + found[0].word + text[match.end(2) :]
 
     def _never_a_name(self, lowered: str) -> bool:
-        return lowered in _STOP_WORDS or lowered in _OPENERS or lowered in _TITLES or lowered in self._protected
+        return (
+            lowered in _STOP_WORDS
+            or lowered in _OPENERS
+            or lowered in _TITLES
+            or lowered in _COMMAND_WORDS
+            or lowered in self._protected
+        )
 
     def _best_span(self, tokens: Sequence[_Token], index: int, pairs_only: bool = False) -> tuple[NameTarget, float, int] | None:
         """A full name run together ("Ablethweight"), or one name heard as two words ("or Murad")."""

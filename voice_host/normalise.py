@@ -115,7 +115,7 @@ def _prompt_punctuation(text: str) -> str:
     "Answer Joel."; "exhibit, two" -> "exhibit two"; "The companion. Who did you ..." -> "The
     companion, who did you ...". Only these fixed places; the words are never changed.
     """
-    text = re.sub(r"^(\W*(?:confront|ask|answers?|accuse|we accuse|question for|to))\s*[,.:;]\s*", r"\1 ", text, flags=re.I)
+    text = re.sub(r"^(\W*(?:confront|ask|answers?|accuse|we accuse|question for|to|read))\s*[,.:;]\s*", r"\1 ", text, flags=re.I)
     confront = re.match(r"^\W*confront\b", text, re.IGNORECASE)
     if confront:
         text = re.sub(r"\s*,\s*(with)\b", r" \1", text, count=1, flags=re.IGNORECASE)
