@@ -121,3 +121,16 @@ def test_unusable_speech_does_nothing(session: HostSession, understander: Unders
     out = session.heard(understander.understand("", session.game))
     assert out.reply is None and out.host_line is None and out.heard is None
     assert session.state.turn == turn
+
+
+def test_an_unsure_yes_that_ends_the_night_is_confirmed(session: HostSession, understander: Understander) -> None:
+    out = session.heard(hear(understander, session, "Give up."))
+    assert out.reply is not None  # the engine asks "End the night and hear the answer?" (free)
+    unsure_yes = hear(understander, session, "Yes.", recognition=0.4)
+    assert unsure_yes.message is not None and unsure_yes.message.costly
+    out = session.heard(unsure_yes)
+    assert out.host_line == "I heard: yes. Say yes or no."
+    assert not session.state.over
+    out = session.heard(hear(understander, session, "Yes."))
+    assert out.reply is not None
+    assert session.state.over

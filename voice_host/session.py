@@ -90,7 +90,7 @@ def describe(message: Message, text: str, names: Mapping[str, str]) -> str:
     return "other"
 
 
-def confirmation_line(heard: Heard, names: Mapping[str, str], state: GameState | None = None) -> str:
+def confirmation_line(heard: Heard, names: Mapping[str, str]) -> str:
     """ "I heard: Confront Abel Thwaite with exhibit 7. Say yes or no." """
     message = heard.message
     assert message is not None
@@ -168,7 +168,7 @@ class HostSession:
         assert message is not None
         if heard.needs_confirmation:
             self._pending = heard
-            line = confirmation_line(heard, self.suspect_names, self.state)
+            line = confirmation_line(heard, self.suspect_names)
             return self._remember(SessionOutput(host_line=line, heard=self._utterance(heard, None, True)))
         reply = self._send(heard.text)
         return self._remember(SessionOutput(reply=reply, heard=self._utterance(heard, None, False)))
