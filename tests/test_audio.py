@@ -135,3 +135,14 @@ def test_waiting_with_a_timeout_on_a_silent_queue_returns_false() -> None:
     player.play(np.ones(100, np.float32))  # no stream: nothing drains it, and no stall is declared
     assert player.wait(timeout=0.01) is False
     assert player.playing and not player.lost
+
+
+def test_native_stderr_keeps_at_most_its_limit(tmp_path: Path) -> None:
+    import os
+
+    log = tmp_path / "native.log"
+    line = b"Expression 'self->capture.ready || self->playback.ready' failed\n"
+    with audio.native_stderr_to(log, limit=1000):
+        for _ in range(200):  # a stream spinning on a dead server repeats itself for ever
+            os.write(2, line)
+    assert log.read_bytes() == (line * 200)[:1000]

@@ -382,20 +382,38 @@ class Player:
 
 
 @contextlib.contextmanager
-def native_stderr_to(path: Path) -> Iterator[None]:
+def native_stderr_to(path: Path, limit: int = 1_000_000) -> Iterator[None]:
     """Send what C libraries write to file descriptor 2 (ALSA and PortAudio complain there when a
-    device is missing or lost) into a file, so it cannot scribble over a full-screen app."""
+    device is missing or lost) into a file, so it cannot scribble over a full-screen app.
+
+    At most `limit` bytes are kept: a stream left on a dead PulseAudio server can repeat one assertion
+    for ever, and that must not fill the disk."""
     path.parent.mkdir(parents=True, exist_ok=True)
     sys.stderr.flush()
     saved = os.dup(2)
-    with open(path, "ab") as log:
-        os.dup2(log.fileno(), 2)
-        try:
-            yield
-        finally:
-            sys.stderr.flush()
-            os.dup2(saved, 2)
-            os.close(saved)
+    read_end, write_end = os.pipe()
+    os.dup2(write_end, 2)
+    os.close(write_end)
+
+    def keep() -> None:
+        kept = 0
+        with open(path, "ab") as log:
+            while chunk := os.read(read_end, 65536):
+                if kept < limit:
+                    log.write(chunk[: limit - kept])
+                    log.flush()
+                    kept += min(len(chunk), limit - kept)
+        os.close(read_end)
+
+    keeper = threading.Thread(target=keep, name="native-stderr", daemon=True)
+    keeper.start()
+    try:
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)  # the pipe's last writer goes: the keeper reads to the end and stops
+        os.close(saved)
+        keeper.join(timeout=2)
 
 
 def describe_devices() -> list[str]:
