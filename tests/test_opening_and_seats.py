@@ -149,3 +149,15 @@ def test_every_reply_counts_in_t() -> None:
     game = seated()
     turns = [game.handle(m).ledger for m in ("hello", "lies", "pass", "Ada, where were you?")]
     assert [line.split(" | ")[0] for line in turns] == ["[L] t:3", "[L] t:4", "[L] t:5", "[L] t:6"]
+
+
+def test_rule_5_the_host_narrates_only_the_rounds_scene_line() -> None:
+    case = frost_case()
+    game = Game(case)
+    game.start()
+    first = game.handle("Ann")
+    narration = [p.text for p in first.parts if p.kind is PartKind.NARRATION]
+    assert narration == [case.public.house, case.round(1).scene]  # THE HOUSE is read before E1
+    for number in (2, 3, 4):
+        reply = play(game, "next", "yes")
+        assert [p.text for p in reply.parts if p.kind is PartKind.NARRATION] == [case.round(number).scene]
