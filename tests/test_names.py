@@ -62,6 +62,8 @@ def matcher() -> NamesMatcher:
         ("in front kelp with E3.", "Confront Keld with E3."),
         ("Confirm Product with E16", "Confront Ruddock with E16"),
         ("Where were you at 10? Wait.", "Where were you at 10, Thwaite?"),
+        ("Confront, rhetoric with E7.", "Confront Ruddock with E7."),
+        ("With, use Abel Thwaite, E3, E7.", "We accuse Abel Thwaite, E3, E7."),
     ],
 )
 def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard: str, expected: str) -> None:
@@ -93,6 +95,8 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "Confirm it with the others first.",
         "I was able to see it, sadly.",
         "Who did you see? Nobody.",
+        "We use the kitchen at 10.",
+        "Confront it with the others first.",
     ],
 )
 def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) -> None:

@@ -76,6 +76,8 @@ _WORD = re.compile(r"[A-Za-z][A-Za-z']*|@")
 
 #: A word in a name slot is corrected when it scores at least this (0-1).
 SLOT_THRESHOLD = 0.64
+#: The word right after "Confront" in "Confront X with ..." is corrected from this score.
+CONFRONT_THRESHOLD = 0.58
 #: A name split in two whose first half is a small word ("or Murad") needs to be this close.
 SPLIT_THRESHOLD = 0.8
 #: A role word after "the" in a name slot ("the person" -> "the parson") needs to be this close.
@@ -180,6 +182,10 @@ class NamesMatcher:
         text, corrections = self._repair_address(text)
         tokens = [_Token(m.group(0), m.start(), m.end()) for m in _WORD.finditer(text)]
         slots = self._name_slots(text, tokens)
+        # "Confront X with ...": X can only be a name, so a weaker likeness will do (and any
+        # correction is confirmed before a question is spent).
+        confront = re.match(r"^\W*confront\s+([A-Za-z']+)\b.*\bwith\b", text, re.IGNORECASE | re.DOTALL)
+        confront_slot = next((i for i, t in enumerate(tokens) if confront and t.start == confront.start(1)), -1)
         replacements: dict[int, tuple[int, str]] = {}  # first token index -> (tokens replaced, name)
         given_names = {t.word.lower(): t.suspect for t in self._targets if t.given}
         after_given: dict[int, str] = {}  # token index -> suspect whose given name it follows
@@ -221,7 +227,8 @@ class NamesMatcher:
                     wider = self._best_span(tokens, index)
                     if wider is not None and (spanned is None or wider[1] > spanned[1] + 0.05):
                         spanned = wider
-                if spanned is None or spanned[1] < SLOT_THRESHOLD:
+                threshold = CONFRONT_THRESHOLD if index == confront_slot else SLOT_THRESHOLD
+                if spanned is None or spanned[1] < threshold:
                     continue
                 target, score, span = spanned
             replacements[index] = (span, target.word)
@@ -310,6 +317,16 @@ class NamesMatcher:
         corrections: list[Correction] = []
         text = self._repair_trailing_name(text, corrections)
         text = self._repair_leading_full_name(text, corrections)
+        # "With, use Abel Thwaite, E3", "I will use Abel ...": We accuse, when a name follows.
+        accuse = re.match(
+            r"^(\W*)((?:with|we|i will|will|we'll|we've)[,\s]+(?:use|accused|abuse|excuse|cues|accuse)|"
+            r"we accused|reacuse|re-accuse)\b",
+            text,
+            re.IGNORECASE,
+        )
+        if accuse and accuse.group(2).lower() != "we accuse" and self.suspects_named(text[accuse.end() :]):
+            corrections.append(Correction(CorrectionKind.COMMAND, accuse.group(2), "We accuse", 0.7))
+            text = text[: accuse.start(2)] + "We accuse" + text[accuse.end(2) :]
         # "in front Keld with", "can front Keld with": Confront heard as two words.
         two = re.match(r"^(\W*)([A-Za-z]+\s+front)\b", text, re.IGNORECASE)
         if two and re.search(r"\bwith\b", text[two.end() :], re.IGNORECASE):
