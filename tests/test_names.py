@@ -62,7 +62,7 @@ def matcher() -> NamesMatcher:
         ("in front kelp with E3.", "Confront Keld with E3."),
         ("Confirm Product with E16", "Confront Ruddock with E16"),
         ("Where were you at 10? Wait.", "Where were you at 10, Thwaite?"),
-        ("Confront, rhetoric with E7.", "Confront Ruddock with E7."),
+        ("Confront rhetoric with E7.", "Confront Ruddock with E7."),
         ("With, use Abel Thwaite, E3, E7.", "We accuse Abel Thwaite, E3, E7."),
     ],
 )
