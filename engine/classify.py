@@ -7,7 +7,7 @@ the Game applies it. Typed and spoken input both come through here.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum, auto
 
 from engine.case import EXHIBITS, Case, RulePassage
@@ -75,6 +75,7 @@ class Situation:
     pending: Pending | None
     first_message: bool
     awaiting_nickname: bool
+    questions_used: int = 0
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,7 @@ _READ = re.compile(
 )
 _STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|in\s+)?(?:round\s+)?(\d{1,2}))?$", re.IGNORECASE)
 _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
+_PLEASE = re.compile(r"^please[\s,]+|[\s,]+please$", re.IGNORECASE)
 _SIMPLE = {
     "lies": Command.LIES,
     "pass": Command.PASS,
@@ -290,6 +292,7 @@ class Classifier:
         return Decision(Action.TABLE_TALK, self._msg(MessageKind.TABLE_TALK, text))  # rule 8
 
     def _command(self, bare: str, s: Situation) -> Decision | None:
+        bare = _PLEASE.sub("", bare).strip() or bare  # "Next, please." is next
         lowered = bare.lower()
         if _GIVE_UP.match(bare):
             return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.GIVE_UP))
@@ -297,7 +300,8 @@ class Classifier:
         if simple is not None:
             if simple is Command.PASS and s.solo:
                 return None  # "just me": pass is dropped
-            costly = simple is Command.NEXT and s.phase is Phase.ROUNDS
+            # next with questions left only asks "End round?"; with none left it opens the next round
+            costly = simple is Command.NEXT and s.phase is Phase.ROUNDS and s.questions_used >= 4
             return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=simple, costly=costly))
         read = _READ.match(bare)
         if read:
@@ -332,10 +336,11 @@ class Classifier:
         return None
 
     def _exhibit_check(self, decision: Decision, number: int, s: Situation) -> Decision:
+        free = replace(decision.message, costly=False)  # refused exhibits cost nothing
         if not 1 <= number <= EXHIBITS:
-            return Decision(Action.NO_SUCH_EXHIBIT, decision.message, exhibit=number)
+            return Decision(Action.NO_SUCH_EXHIBIT, free, exhibit=number)
         if number not in s.exhibits_read:
-            return Decision(Action.NOT_YET, decision.message, exhibit=number)
+            return Decision(Action.NOT_YET, free, exhibit=number)
         return decision
 
     def _host_request(self, text: str, address: Address | None) -> Decision | None:

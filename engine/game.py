@@ -156,6 +156,7 @@ class Game:
             pending=t.pending,
             first_message=t.messages == 0,
             awaiting_nickname=t.seating is not None,
+            questions_used=t.questions,
         )
 
     def _apply(self, d: Decision) -> None:

@@ -190,3 +190,20 @@ def test_rule_8_table_talk_confers_once_a_round_then_ledger_only() -> None:
     play(game, "next", "yes")
     assert system_lines(game.handle("so many clues here")) == [SEALED]  # "clues" is a hint request, rule 2 first
     assert system_lines(game.handle("what a night")) == ["(The table confers. Speak to one of the six by name to ask.)"]
+
+
+def test_please_does_not_hide_a_command() -> None:
+    game = seated()
+    for message in ("Next, please.", "please save", "read E2 please"):
+        assert game.preview(message).kind is MessageKind.COMMAND, message
+
+
+def test_costly_marks_only_what_spends() -> None:
+    game = seated()
+    assert game.preview("Ada, where were you?").costly
+    assert game.preview("Confront Ada with E3").costly
+    assert not game.preview("Confront Ada with E9").costly  # not read yet: refused for free
+    assert not game.preview("Confront Ada with E30").costly
+    assert not game.preview("next").costly  # questions left: it only asks "End round 1 with 4 unused?"
+    play(game, *["Ada, where were you?"] * 4)
+    assert game.preview("next").costly  # opens the next round at once

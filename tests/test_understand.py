@@ -33,6 +33,15 @@ def game(case: Case) -> Game:
     return game
 
 
+@pytest.fixture
+def round_two(game: Game) -> Game:
+    """In round 2, so that E7 has been read and a confrontation with it would spend a question."""
+    game.handle("next")
+    game.handle("yes")
+    assert game.state.round == 2
+    return game
+
+
 @pytest.fixture(scope="module")
 def understander(case: Case) -> Understander:
     return Understander(case.suspects)
@@ -55,8 +64,8 @@ def test_a_clear_question_goes_through_without_confirmation(understander: Unders
     assert not heard.needs_confirmation
 
 
-def test_a_misheard_name_is_corrected_and_the_costly_action_confirmed(understander: Understander, game: Game) -> None:
-    heard = understander.understand("Confront weight with E seven.", game, recognition=0.95, seats=SEATS)
+def test_a_misheard_name_is_corrected_and_the_costly_action_confirmed(understander: Understander, round_two: Game) -> None:
+    heard = understander.understand("Confront weight with E seven.", round_two, recognition=0.95, seats=SEATS)
     assert heard.text == "Confront Thwaite with E7."
     assert heard.message is not None
     assert heard.message.kind is MessageKind.CONFRONTATION
@@ -67,8 +76,8 @@ def test_a_misheard_name_is_corrected_and_the_costly_action_confirmed(understand
     assert heard.needs_confirmation
 
 
-def test_a_lenient_exhibit_is_confirmed(understander: Understander, game: Game) -> None:
-    heard = understander.understand("Confront Keld with 3D7.", game, recognition=0.95, seats=SEATS)
+def test_a_lenient_exhibit_is_confirmed(understander: Understander, round_two: Game) -> None:
+    heard = understander.understand("Confront Keld with 3D7.", round_two, recognition=0.95, seats=SEATS)
     assert heard.message is not None
     assert heard.message.kind is MessageKind.CONFRONTATION
     assert heard.message.exhibits == (7,)
