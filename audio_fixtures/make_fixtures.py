@@ -18,6 +18,7 @@ import av
 import numpy as np
 
 from audio_fixtures.fixtures import CLEAN_DIR, MANIFEST, SAMPLE_RATE, Audio, Fixture, load_manifest, write_manifest
+from voice_host.casefiles import load_bundled_case
 
 SEED = 20261224
 WORDS = {
@@ -39,23 +40,10 @@ WORDS = {
     16: "sixteen",
 }
 
-# Every alias on the card's NAMES line, by suspect key (Hollin Fold).
-ALIASES: dict[str, tuple[str, ...]] = {
-    "thwaite": ("Thwaite", "Abel", "butler"),
-    "ruddock": ("Ruddock", "Martha", "housekeeper"),
-    "joel": ("Joel", "nephew", "heir"),
-    "marsden": ("Phoebe", "Marsden", "companion"),
-    "keld": ("Keld", "Francis", "curate", "parson", "vicar", "reverend", "clergyman"),
-    "ormerod": ("Ormerod", "Julius", "man of business", "agent", "lawyer", "solicitor"),
-}
-FULL = {
-    "thwaite": "Abel Thwaite",
-    "ruddock": "Martha Ruddock",
-    "joel": "Joel Blamire",
-    "marsden": "Phoebe Marsden",
-    "keld": "Francis Keld",
-    "ormerod": "Julius Ormerod",
-}
+# Every alias on the card's NAMES line and each full name, by suspect key, from the bundled case.
+_SUSPECTS = load_bundled_case().suspects
+ALIASES: dict[str, tuple[str, ...]] = {suspect.key: suspect.aliases for suspect in _SUSPECTS}
+FULL = {suspect.key: suspect.name for suspect in _SUSPECTS}
 TITLED = {
     "thwaite": "Mr Thwaite",
     "ruddock": "Mrs Ruddock",

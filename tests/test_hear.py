@@ -15,16 +15,10 @@ from pathlib import Path
 import pytest
 
 from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_manifest, write_wav
+from voice_host.casefiles import load_bundled_case
 
 KEYS = ["file", "heard", "text", "kind", "suspect", "exhibits", "command", "confidence", "confirm"]
-FULL_NAMES = {
-    "thwaite": "Abel Thwaite",
-    "ruddock": "Martha Ruddock",
-    "joel": "Joel Blamire",
-    "marsden": "Phoebe Marsden",
-    "keld": "Francis Keld",
-    "ormerod": "Julius Ormerod",
-}
+FULL_NAMES = {suspect.key: suspect.name for suspect in load_bundled_case().suspects}
 # One of each kind of thing a table says, every suspect, exhibits said both ways, a time, names the
 # speaker mispronounced, and ordinary words a careless matcher would turn into names.
 CLEAN = [
