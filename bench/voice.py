@@ -253,11 +253,19 @@ def cold_start() -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--conditions", default="clean,room,party")
+    parser.add_argument(
+        "--conditions", default="clean,room,party", help="comma-separated conditions to run (default: clean,room,party)"
+    )
     parser.add_argument("--limit", type=int, default=0, help="only the first N fixtures")
     parser.add_argument("--cache", type=Path, default=None, help="keep the derived room/party audio here")
-    parser.add_argument("--verbose", action="store_true")
-    parser.add_argument("--biasing", default="prompt_checked", choices=["none", "prompt", "prompt_checked"])
+    parser.add_argument("--verbose", action="store_true", help="print every fixture's result as it goes")
+    parser.add_argument(
+        "--biasing",
+        default="prompt_checked",
+        choices=["none", "prompt", "prompt_checked"],
+        help="the Host's recognition: no biasing, the case vocabulary as prompt, or prompt plus the unbiased check "
+        "(default: prompt_checked)",
+    )
     parser.add_argument("--misses", type=Path, default=None, help="write every miss of the Host's pipeline here")
     parser.add_argument("--cold-start", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
