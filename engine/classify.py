@@ -16,7 +16,7 @@ from engine.messages import Command, Message, MessageKind
 from engine.names import NameIndex
 from engine.save import SaveBlock, looks_like_save, parse_save
 from engine.state import Accusation, Phase
-from engine.text import clean, drop_openers, has_phrase, strip_markdown, words
+from engine.text import clean, drop_openers, find_phrase, strip_markdown, words
 
 
 class Action(Enum):
@@ -363,8 +363,6 @@ class Classifier:
             return None
         tokens = words(text)
         best: tuple[int, RulePassage] | None = None
-        from engine.text import find_phrase
-
         for passage in self.case.public.rules_passages:
             for cue in passage.cues:
                 at = find_phrase(tokens, words(cue))
@@ -714,7 +712,3 @@ class Classifier:
         costly: bool = False,
     ) -> Message:
         return Message(kind=kind, text=text, suspect=suspect, exhibits=exhibits, command=command, costly=costly)
-
-
-def mentions_phrase(text: str, phrases: tuple[str, ...]) -> bool:
-    return has_phrase(text, phrases)

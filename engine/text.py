@@ -61,8 +61,3 @@ def find_phrase(haystack: list[str], phrase: list[str]) -> int | None:
         if haystack[start : start + len(phrase) - 1] == phrase[:-1] and haystack[start + len(phrase) - 1] in endings:
             return start
     return None
-
-
-def has_phrase(text: str, phrases: tuple[str, ...]) -> bool:
-    tokens = words(text)
-    return any(find_phrase(tokens, words(phrase)) is not None for phrase in phrases)
