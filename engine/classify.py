@@ -98,16 +98,13 @@ QUESTION_WORDS = frozenset(
     "who what where when why how did were was is do does have has had can could would will are which whose "
     "tell describe explain".split()
 )
+# Words that agree, alone ("yes") or leading a reply ("yes, lock it").
+_AGREEMENT = r"yes|yeah|yep|yup|aye|sure|ok|okay|agreed|agree|we agree|correct|confirm(?:ed)?|do it|go ahead"
 _YES = re.compile(
-    r"^(?:yes|yeah|yep|yup|aye|sure|ok|okay|agreed|agree|we agree|correct|confirm(?:ed)?|lock it(?: in)?|"
-    r"do it|go ahead|go on|y)\b(?:[\s,.!]+(?:please|yes|lock it|we agree|agreed|do it))*[\s.!]*$",
+    rf"^(?:{_AGREEMENT}|lock it(?: in)?|go on|y)\b(?:[\s,.!]+(?:please|yes|lock it|we agree|agreed|do it))*[\s.!]*$",
     re.IGNORECASE,
 )
-_AGREE = re.compile(
-    r"^(?:yes|yeah|yep|yup|aye|sure|ok|okay|agreed|agree|we agree|correct|confirm(?:ed)?|lock it|lock|"
-    r"that's right|that is right|do it|go ahead|y)\b",
-    re.IGNORECASE,
-)
+_AGREE = re.compile(rf"^(?:{_AGREEMENT}|lock it|lock|that's right|that is right|y)\b", re.IGNORECASE)
 _NO = re.compile(r"^(?:no|nope|nah|not yet|cancel|wait|don't|do not|n)\b[\s.!]*(?:thanks|thank you)?[\s.!]*$", re.IGNORECASE)
 _GIVE_UP = re.compile(
     r"^(?:(?:we|i)\s+)?(?:give up|surrender)(?: now)?$|^stop(?: the game| playing| now)?$|^end (?:the )?(?:game|night)(?: now)?$|"

@@ -7,7 +7,7 @@ messages always give the same replies, which is what lets a journal replay a nig
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from engine.case import EXHIBITS_PER_ROUND, ROUNDS, Case, EntryKind, FileEntry, GradePart
 from engine.classify import Action, Classifier, Decision, Pending, Situation
@@ -82,7 +82,6 @@ class _Table:
     talked: bool = False  # table talk already had its line this round
     exhibits_read: list[int] = field(default_factory=list)
     spoken: dict[str, list[str]] = field(default_factory=dict)
-    messages: int = 0
 
 
 class Game:
@@ -137,7 +136,6 @@ class Game:
     def handle(self, text: str) -> Reply:
         decision = self.classifier.classify(text, self._situation())
         self.journal.append(text)
-        self._t.messages += 1
         self._apply(decision)
         return self._reply()
 
@@ -154,7 +152,7 @@ class Game:
             accusation=t.accusation,
             read_back=t.read_back,
             pending=t.pending,
-            first_message=t.messages == 0,
+            first_message=not self.journal,
             awaiting_nickname=t.seating is not None,
             questions_used=t.questions,
         )
@@ -163,9 +161,6 @@ class Game:
         t = self._t
         if d.action not in (Action.CONFIRM, Action.DECLINE):
             t.pending = None
-        if d.action not in (Action.LOCK, Action.ACCUSE) and t.accusation is Accusation.READ:
-            if d.action is Action.NOT_LOCKED:
-                t.accusation, t.read_back = Accusation.NONE, None
         handler = getattr(self, f"_do_{d.action.name.lower()}")
         handler(d)
 
@@ -385,6 +380,7 @@ class Game:
         self._finish(d.suspect, d.exhibits)
 
     def _do_not_locked(self, d: Decision) -> None:
+        self._t.accusation, self._t.read_back = Accusation.NONE, None
         self._system(NOT_LOCKED)
 
     def _do_night_over(self, d: Decision) -> None:
@@ -568,8 +564,7 @@ class Game:
         self._parts.append(ReplyPart(PartKind.FULL_STATE, full_state(self._state_at(self._t.turn + 1), self.joining)))
 
     def _state_at(self, turn: int) -> GameState:
-        state = self.state
-        return GameState(**{**state.__dict__, "turn": turn})
+        return replace(self.state, turn=turn)
 
     def save_block(self, turn: int | None = None) -> SaveBlock:
         t = self._t
