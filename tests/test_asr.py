@@ -17,6 +17,7 @@ from voice_host.asr import (
     is_phantom,
     is_prompt_echo,
     load_whisper,
+    window_frames,
 )
 from voice_host.tts import Synthesizer
 
@@ -61,6 +62,33 @@ def test_a_piper_wav_file_is_transcribed(tiny_recognizer: Recognizer, steady_syn
         out.writeframes((np.clip(audio, -1, 1) * 32767).astype("<i2").tobytes())
     transcript = tiny_recognizer.transcribe(decode_audio(str(wav), sampling_rate=16_000))
     assert _words(transcript.text) == ["confront", "the", "butler", "with", "exhibit", "9"]
+
+
+def test_window_frames_are_the_utterance_plus_padding_capped_at_whisper_s_window() -> None:
+    assert window_frames(1.5, 8.0) == 950
+    assert window_frames(25.0, 8.0) == 3000
+    assert window_frames(1.5, None) is None
+
+
+def test_the_encoder_sees_the_short_window(
+    tiny_recognizer: Recognizer, render_speech: Render, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from faster_whisper import WhisperModel
+
+    seen: list[int] = []
+    real_encode = WhisperModel.encode
+
+    def spy(model: WhisperModel, features: np.ndarray):  # type: ignore[no-untyped-def]
+        seen.append(features.shape[-1])
+        return real_encode(model, features)
+
+    monkeypatch.setattr(WhisperModel, "encode", spy)
+    audio = render_speech("Read exhibit seven.")
+    windowed = tiny_recognizer.transcribe(audio)
+    full = Recognizer(RecognitionOptions(model=WhisperModelName.TINY_EN, window_padding_seconds=None)).transcribe(audio)
+    assert seen == [window_frames(len(audio) / 16_000, 8.0), 3000]
+    assert _words(windowed.text) == _words(full.text) == ["read", "exhibit", "7"]
+    assert tiny_recognizer.model.window_frames is None  # only set for the call
 
 
 def test_empty_audio_gives_an_empty_transcript(tiny_recognizer: Recognizer) -> None:
