@@ -62,6 +62,12 @@ def test_ordinary_words_are_left_alone(raw: str) -> None:
     assert normalise(raw) == raw
 
 
+def test_whisper_s_ms_is_the_title_miss() -> None:
+    assert normalise("Ms. Marsden, where were you?") == "Miss Marsden, where were you?"
+    assert normalise("Ms Marsden, where were you?") == "Miss Marsden, where were you?"
+    assert normalise("Mrs. Blamire was in the library.") == "Mrs. Blamire was in the library."
+
+
 def test_whisper_punctuation_and_quotes_are_tidied() -> None:
     assert normalise('  "Thwaite\u2019s  statement..." ') == "Thwaite's statement"
 

@@ -14,7 +14,17 @@ from engine.messages import Command, MessageKind
 from voice_host.asr import Transcript
 from voice_host.casefiles import load_bundled_case
 from voice_host.normalise import CorrectionKind
-from voice_host.understand import Biasing, RecognitionPasses, Understander, Vocabulary, recognition_confidence
+from voice_host.understand import (
+    Biasing,
+    Heard,
+    RecognitionPasses,
+    Slot,
+    SlotPass,
+    Understander,
+    Vocabulary,
+    recognition_confidence,
+    slot_pass_for,
+)
 
 SEATS = ("Ann", "Ben")
 
@@ -158,10 +168,17 @@ class ScriptedRecognizer:
     plain: str
     avg_logprob: float = math.log(0.95)
     calls: list[str | None] = field(default_factory=list)
+    slots: dict[str, str] = field(default_factory=dict)  # what the slot pass hears, by prefix
 
-    def transcribe(self, audio: object, initial_prompt: str | None = None, hotwords: str | None = None) -> Transcript:
-        self.calls.append(initial_prompt or None)
-        text = self.biased if initial_prompt else self.plain
+    def transcribe(
+        self, audio: object, initial_prompt: str | None = None, hotwords: str | None = None, prefix: str | None = None
+    ) -> Transcript:
+        if prefix:
+            self.calls.append(f"prefix: {prefix}")
+            text = self.slots[prefix]
+        else:
+            self.calls.append(initial_prompt or None)
+            text = self.biased if initial_prompt else self.plain
         return Transcript(
             text=text,
             raw_text=text,
@@ -220,3 +237,51 @@ def test_prompt_only_and_no_biasing(case: Case, game: Game) -> None:
     result = passes_for(case, plain, Biasing.NONE).hear(AUDIO, game, SEATS)
     assert plain.calls == [None]
     assert result.heard.transcript == "Or more, where were you?"
+
+
+@pytest.mark.parametrize(
+    ("heard", "slot_pass"),
+    [
+        ("Read the salmon.", SlotPass("Read E", Slot.EXHIBIT)),
+        ("Okay, read exhibit hide.", SlotPass("Read exhibit", Slot.EXHIBIT)),
+        ("Confront Phoebe with the iron.", SlotPass("Confront Phoebe with E", Slot.EXHIBIT)),
+        ("Confront plight with E3.", SlotPass("Confront", Slot.SUSPECT)),
+        ("Answers Cobb.", SlotPass("Answers", Slot.SUSPECT)),
+        ("Read E7.", None),  # complete
+        ("Confront Phoebe with E7.", None),
+        ("Answers Keld.", None),
+        ("Phoebe, where were you at ten?", None),  # not a command
+        ("We should read the letter again.", None),  # the verb does not open the message
+    ],
+)
+def test_a_slot_pass_runs_only_for_a_command_missing_its_argument(
+    understander: Understander, round_two: Game, heard: str, slot_pass: SlotPass | None
+) -> None:
+    understood: Heard = understander.understand(heard, round_two, recognition=0.9, seats=SEATS)
+    assert slot_pass_for(understood) == slot_pass
+
+
+def test_a_lost_exhibit_is_heard_again_from_the_verb(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read the salmon.", "", slots={"Read E": "Read E7."})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert recognizer.calls[1] == "prefix: Read E" and result.passes == 2
+    assert result.heard.message is not None and result.heard.message.command is Command.READ
+    assert result.heard.message.exhibits == (7,)
+    assert result.slot is not None and result.slot.text == "Read E7."
+
+
+def test_a_confrontation_filled_by_the_slot_pass_is_confirmed(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer(
+        "Confront Phoebe with the iron.", "", slots={"Confront Phoebe with E": "Confront Phoebe with E7."}
+    )
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "marsden" and heard.message.exhibits == (7,)
+    assert heard.needs_confirmation  # the number was heard only by the slot pass
+
+
+def test_a_slot_pass_that_hears_no_argument_changes_nothing(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read the room.", "", slots={"Read E": "Read Eau."})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.text == "Read the room." and heard.message is not None
+    assert heard.message.kind is MessageKind.TABLE_TALK

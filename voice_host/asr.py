@@ -291,7 +291,10 @@ class Recognizer:
     def __post_init__(self) -> None:
         self.model = load_whisper(self.options, self.cache_dir)
 
-    def transcribe(self, audio: Audio, initial_prompt: str | None = None, hotwords: str | None = None) -> Transcript:
+    def transcribe(
+        self, audio: Audio, initial_prompt: str | None = None, hotwords: str | None = None, prefix: str | None = None
+    ) -> Transcript:
+        """Transcribe one utterance. `prefix` makes Whisper continue from those words (they are in the text)."""
         options = self.options
         # None: the options' own; "" means none at all (faster-whisper would encode "" as a space).
         prompt = (initial_prompt if initial_prompt is not None else options.initial_prompt) or None
@@ -319,7 +322,7 @@ class Recognizer:
         with _transcribe_lock:
             self.model.window_frames = window_frames(audio_seconds, options.window_padding_seconds)
             try:
-                segments = self._decode(audio, prompt, hot)
+                segments = self._decode(audio, prompt, hot, prefix or None)
             finally:
                 self.model.window_frames = None
         seconds = time.perf_counter() - started
@@ -348,7 +351,7 @@ class Recognizer:
             model=options.model.value,
         )
 
-    def _decode(self, audio: Audio, prompt: str | None, hot: str | None) -> tuple[TranscriptSegment, ...]:
+    def _decode(self, audio: Audio, prompt: str | None, hot: str | None, prefix: str | None) -> tuple[TranscriptSegment, ...]:
         options = self.options
         segments_iter, _info = self.model.transcribe(
             audio,
@@ -362,6 +365,7 @@ class Recognizer:
             condition_on_previous_text=options.condition_on_previous_text,
             initial_prompt=prompt,
             hotwords=hot,
+            prefix=prefix,
             without_timestamps=options.without_timestamps,
             max_new_tokens=options.max_new_tokens,
             suppress_blank=options.suppress_blank,

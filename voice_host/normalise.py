@@ -136,6 +136,8 @@ def normalise(raw: str) -> str:
     if not text:
         return ""
     text = _prompt_punctuation(text)
+    # Whisper writes the spoken title "Miss" as "Ms."; the card's names say Miss.
+    text = re.sub(r"\bMs\b\.?(?=\s)", "Miss", text)
     text = _spelled_citations(text)
     text = alpha2digit(text, "en")
     text = _times(text)
@@ -289,9 +291,14 @@ _TRIM = " \t.,!?;:'\"-"
 _OPENERS = re.compile(r"^(?:(?:ok(?:ay)?|so|right|well|now|then|um+|uh+|er+)\b[\s,.]*)+", re.IGNORECASE)
 
 
+def strip_openers(text: str) -> str:
+    """The message without its opening filler: "Okay, so, read E7." -> "read E7"."""
+    return _OPENERS.sub("", text.strip(_TRIM)).strip(_TRIM)
+
+
 def repair_command(text: str) -> Normalised:
     """Repair a command said alone: "nest" -> "next", "safe" -> "save", "reed E7" -> "read E7"."""
-    body = _OPENERS.sub("", text.strip(_TRIM)).strip(_TRIM)
+    body = strip_openers(text)
     lowered = _SPACES.sub(" ", body.lower().replace(",", " "))
     if not lowered:
         return Normalised(text)

@@ -6,15 +6,20 @@ engine's own classifier (`Game.preview`), unchanged. Every repair lowers the con
 action (a question, a confrontation, a lock, a yes that ends a round or the night) heard with low
 confidence or with a corrected or biased-only name is confirmed before anything is spent.
 
-Recognition (`Listener`) runs the biased pass (the case's names, titles and commands in the initial
-prompt; never numbers) and, only when that transcript names a suspect, an unbiased pass to check the
-name was really said: a name only the biased pass produced counts as uncertain. See
+Recognition (`RecognitionPasses`) runs the biased pass (the case's names, titles and commands in the
+initial prompt; never numbers). Two more passes run only when they are needed:
+- a slot pass, when a command's verb was heard but not its argument ("Read the salmon."): Whisper
+  decodes the audio again continuing from the verb ("Read E"), so the one word missing is heard in
+  the only place it can be; what it fills counts as a repair, so a costly result is confirmed;
+- a check pass, when the transcript names a suspect in a costly message that would otherwise go
+  through: an unbiased pass, and a name only the biased pass produced counts as uncertain. See
 docs/benchmarks.md ("Voice understanding") for the measurements behind these choices.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
@@ -29,6 +34,7 @@ from voice_host.normalise import (
     normalise,
     read_exhibits_leniently,
     repair_command,
+    strip_openers,
 )
 
 if TYPE_CHECKING:
@@ -60,6 +66,7 @@ CONFIRM_BELOW = 0.7
 # How much each kind of repair leaves of the confidence (multiplied in).
 _EXHIBIT_REPAIR = 0.5
 _BIASED_ONLY_NAME = 0.5
+_SLOT_REPAIR = 0.8  # an argument heard only by the slot pass (an exhibit also takes _EXHIBIT_REPAIR)
 
 
 @dataclass(frozen=True)
@@ -124,12 +131,17 @@ class Understander:
         seats: Iterable[str] = (),
         uncertain_names: Iterable[str] = (),
         rejected: str | None = None,
+        repairs: Iterable[Correction] = (),
     ) -> Heard:
-        """Understand one transcript; `recognition` is Whisper's confidence (1.0 for plain text)."""
+        """Understand one transcript; `recognition` is Whisper's confidence (1.0 for plain text).
+
+        `repairs` are corrections made before the text got here (a slot pass's), counted like the rest.
+        """
         if rejected is not None or not transcript.strip():
             return Heard(transcript, "", (), 0.0, None, False, rejected=rejected or "empty")
         matcher = self.matcher.with_protected(seats)
         text, corrections = repaired_text(transcript, matcher)
+        corrections = (*repairs, *corrections)
         if not text.strip():
             return Heard(transcript, "", corrections, 0.0, None, False, rejected="empty")
         message = classifier.preview(text)
@@ -159,9 +171,67 @@ class Understander:
         seats: Iterable[str] = (),
         uncertain_names: Iterable[str] = (),
         rejected: str | None = None,
+        repairs: Iterable[Correction] = (),
     ) -> Heard:
         recognition = recognition_confidence(transcript.avg_logprob, transcript.no_speech_prob)
-        return self.understand(transcript.text, classifier, recognition, seats, uncertain_names, rejected)
+        return self.understand(transcript.text, classifier, recognition, seats, uncertain_names, rejected, repairs)
+
+
+# --- The slot pass ----------------------------------------------------------------------------------
+
+
+class Slot(Enum):
+    EXHIBIT = "exhibit"  # "Read the salmon." / "Confront Phoebe with the iron.": the number was lost
+    SUSPECT = "suspect"  # "Answers, Cobb.": the name was lost
+
+
+@dataclass(frozen=True)
+class SlotPass:
+    """Decode the audio again continuing from `prefix`, to hear the one missing word of a command."""
+
+    prefix: str
+    slot: Slot
+
+
+_READ = re.compile(r"read\b", re.IGNORECASE)
+_CONFRONT = re.compile(r"confront\b", re.IGNORECASE)
+_CONFRONT_WITH = re.compile(r"(confront\b.*?\bwith)\b", re.IGNORECASE)
+_ANSWERS = re.compile(r"answers?\b", re.IGNORECASE)
+
+
+def _fills(message: Message | None, slot: Slot) -> bool:
+    """Whether the message has the slot's argument: an exhibit cited, or the suspect named."""
+    if message is None:
+        return False
+    if slot is Slot.EXHIBIT:
+        citing = message.command is Command.READ or message.kind is MessageKind.CONFRONTATION
+        return citing and bool(message.exhibits)
+    naming = message.command is Command.ANSWERS or message.kind is MessageKind.CONFRONTATION
+    return naming and message.suspect is not None
+
+
+def slot_pass_for(heard: Heard) -> SlotPass | None:
+    """The slot pass for a command whose verb was heard but not its argument, or None.
+
+    Only these qualify, each opening the message: "read …" without an exhibit, "confront SUSPECT
+    with …" without one, "confront …" without a suspect, "answers …" without a suspect. Anything
+    else is left as heard.
+    """
+    if not heard.usable:
+        return None
+    body = strip_openers(heard.text)
+    citation = "exhibit" if re.search(r"\bexhibit\b", body, re.IGNORECASE) else "E"
+    if _READ.match(body) and not _fills(heard.message, Slot.EXHIBIT):
+        return SlotPass(f"Read {citation}", Slot.EXHIBIT)
+    confront = _CONFRONT_WITH.match(body)
+    if confront and heard.message is not None and heard.message.suspect and not _fills(heard.message, Slot.EXHIBIT):
+        said = confront.group(1)
+        return SlotPass(f"{said[0].upper()}{said[1:]} {citation}", Slot.EXHIBIT)
+    if _CONFRONT.match(body) and not _fills(heard.message, Slot.SUSPECT):
+        return SlotPass("Confront", Slot.SUSPECT)
+    if _ANSWERS.match(body) and not _fills(heard.message, Slot.SUSPECT):
+        return SlotPass("Answers", Slot.SUSPECT)
+    return None
 
 
 # --- Recognition passes -----------------------------------------------------------------------------
@@ -208,6 +278,7 @@ class Recognised:
     unbiased: Transcript | None = None
     first: Heard | None = None  # what the first pass alone made of it (set when a check ran)
     first_seconds: float = 0.0
+    slot: Transcript | None = None  # the slot pass's transcript, when one ran
 
 
 def _rejection(transcript: Transcript) -> str | None:
@@ -224,10 +295,15 @@ class RecognitionPasses:
     biasing: Biasing = Biasing.PROMPT_CHECKED
 
     def _understand(
-        self, transcript: Transcript, classifier: Classifier, seats: tuple[str, ...], uncertain: tuple[str, ...] = ()
+        self,
+        transcript: Transcript,
+        classifier: Classifier,
+        seats: tuple[str, ...],
+        uncertain: tuple[str, ...] = (),
+        repairs: tuple[Correction, ...] = (),
     ) -> Heard:
         rejected = _rejection(transcript)
-        heard = self.understander.understand_transcript(transcript, classifier, seats, uncertain, rejected=rejected)
+        heard = self.understander.understand_transcript(transcript, classifier, seats, uncertain, rejected, repairs)
         return replace(heard, transcript=transcript.raw_text) if rejected is not None else heard
 
     def hear(self, audio: npt.NDArray[np.float32], classifier: Classifier, seats: Iterable[str] = ()) -> Recognised:
@@ -239,6 +315,18 @@ class RecognitionPasses:
             return Recognised(plain, heard, 1, time.perf_counter() - started)
         biased = self.recognizer.transcribe(audio, initial_prompt=self.vocabulary.prompt)
         heard = self._understand(biased, classifier, seated)
+        passes = 1
+        slot_pass = slot_pass_for(heard)
+        slot: Transcript | None = None
+        if slot_pass is not None:
+            slot = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None, prefix=slot_pass.prefix)
+            passes += 1
+            if slot.rejected is None:
+                kind = CorrectionKind.EXHIBIT if slot_pass.slot is Slot.EXHIBIT else CorrectionKind.NAME
+                repair = Correction(kind, heard.text, slot.text, _SLOT_REPAIR)
+                filled = self._understand(slot, classifier, seated, repairs=(repair,))
+                if _fills(filled.message, slot_pass.slot):
+                    heard = filled
         message = heard.message
         matcher = self.understander.matcher.with_protected(seated)
         named = matcher.suspects_named(heard.text) if heard.usable else ()
@@ -250,7 +338,7 @@ class RecognitionPasses:
             and bool(named)
         )
         if not worth_checking:
-            return Recognised(biased, heard, 1, time.perf_counter() - started)
+            return Recognised(biased, heard, passes, time.perf_counter() - started, slot=slot)
         first, first_seconds = heard, time.perf_counter() - started
         plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None)
         plain_text = repaired_text(plain.text, matcher)[0] if plain.rejected is None else ""
@@ -258,4 +346,4 @@ class RecognitionPasses:
         uncertain = tuple(key for key in named if key not in plain_names)
         if uncertain:
             heard = self._understand(biased, classifier, seated, uncertain)
-        return Recognised(biased, heard, 2, time.perf_counter() - started, plain, first, first_seconds)
+        return Recognised(biased, heard, passes + 1, time.perf_counter() - started, plain, first, first_seconds, slot)
