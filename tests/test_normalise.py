@@ -62,6 +62,21 @@ def test_ordinary_words_are_left_alone(raw: str) -> None:
     assert normalise(raw) == raw
 
 
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("We give up, we give up, we give up.", "We give up."),
+        ("Next. Next.", "Next."),
+        ("Confront Keld, Confront Keld with E3.", "Confront Keld with E3."),
+        ("Very, very late.", "Very late."),
+        ("I had had enough.", "I had had enough."),  # no comma between: said twice on purpose
+        ("No one, no.", "No one, no."),
+    ],
+)
+def test_whisper_s_repeats_are_said_once(raw: str, expected: str) -> None:
+    assert normalise(raw) == expected
+
+
 def test_whisper_s_ms_is_the_title_miss() -> None:
     assert normalise("Ms. Marsden, where were you?") == "Miss Marsden, where were you?"
     assert normalise("Ms Marsden, where were you?") == "Miss Marsden, where were you?"

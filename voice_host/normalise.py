@@ -59,6 +59,9 @@ _SPACES = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"})
 
 
+_REPEATED_PHRASE = re.compile(r"\b(\w[\w' ]*?\w)(?:[,.!?]\s*\1\b)+", re.IGNORECASE)
+
+
 def _cleanup(text: str) -> str:
     text = text.translate(_QUOTES)
     text = text.replace("...", " ").replace("\u2026", " ")
@@ -70,6 +73,8 @@ def _cleanup(text: str) -> str:
         if not kept or sentence.strip().lower() != kept[-1].strip().lower():
             kept.append(sentence)
     text = "".join(kept).strip()
+    # ... and within a sentence: "We give up, we give up, we give up." is "We give up."
+    text = _REPEATED_PHRASE.sub(r"\1", text)
     # Whisper sometimes wraps a short utterance in quotes or brackets.
     return text.strip("\"'[]() ")
 
