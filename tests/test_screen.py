@@ -470,7 +470,8 @@ async def test_mic_panel_shows_status_in_words_and_a_level() -> None:
     app = frost_fair_app()
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
-        assert shown(app, "#mic-status") == "⚠ NO MICROPHONE"
+        assert shown(app, "#mic-status") == "⌨ VOICE OFF"  # typed play chosen, not a missing microphone
+        assert shown(app, "#mic-detail") == "Typed play: type each message below."
         app.show_mic(MicLevel(MicStatus.HEARING, level=0.5))
         assert shown(app, "#mic-status") == "◉ HEARING ▮▮▮▮▮▯▯▯▯▯"
         app.show_mic(MicLevel(MicStatus.MUTED))

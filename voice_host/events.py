@@ -16,6 +16,7 @@ class MicStatus(Enum):
     SPEAKING = "speaking"  # the Host is talking; the microphone is ignored
     MUTED = "muted"  # the table turned the microphone off
     UNAVAILABLE = "unavailable"  # no microphone (typed play only) or the device was lost
+    OFF = "off"  # typed play was chosen (--no-voice): no microphone was looked for
 
 
 @dataclass(frozen=True)

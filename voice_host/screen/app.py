@@ -57,7 +57,7 @@ if TYPE_CHECKING:
     from voice_host.session import SessionOutput
     from voice_host.understand import Heard
 
-NO_VOICE = MicLevel(MicStatus.UNAVAILABLE, detail="Typed play: no microphone.")
+NO_VOICE = MicLevel(MicStatus.OFF, detail="Typed play: type each message below.")
 LOADING = MicLevel(MicStatus.THINKING, detail="Loading the speech models; type meanwhile.")
 REPEATED = "(the last reply again)"
 
@@ -436,7 +436,8 @@ class TableApp(App[int]):
 
     def action_toggle_mic(self) -> None:
         if self.voice is None or self.mic.level.status is MicStatus.UNAVAILABLE:
-            self.notify("No microphone: type instead.", title="Microphone")
+            said = "Voice is off: type instead." if self.mic.level.status is MicStatus.OFF else "No microphone: type instead."
+            self.notify(said, title="Microphone")
             return
         self.voice.toggle_mute()  # the listener reports the new status itself
 

@@ -106,6 +106,7 @@ _MIC_SIGNS = {
     MicStatus.SPEAKING: ("♪", "SPEAKING"),
     MicStatus.MUTED: ("✕", "MUTED"),
     MicStatus.UNAVAILABLE: ("⚠", "NO MICROPHONE"),
+    MicStatus.OFF: ("⌨", "VOICE OFF"),
 }
 
 
@@ -119,7 +120,7 @@ class MicPanel(Vertical):
 
     def __init__(self) -> None:
         super().__init__(id="mic")
-        self.level = MicLevel(MicStatus.UNAVAILABLE)
+        self.level = MicLevel(MicStatus.OFF)
         self.status = Static("", id="mic-status")
         self.detail = Static("", id="mic-detail")
         self.keys = Static("Esc stop talking · F2 mic\nF3 repeat · F5 save", id="mic-keys")
