@@ -165,7 +165,7 @@ class Bench:
             got = intent_of(heard.message)
             self._score(ours, fixture, got, expected, heard.message, heard.needs_confirmation, heard.text, said_names)
             recognised = result.recognised
-            slot_seconds = recognised.slot.seconds if recognised.slot else 0.0
+            slot_seconds = sum(slot.seconds for slot in recognised.slots)
             ours.recognition.append(
                 recognised.transcript.seconds + slot_seconds + (recognised.unbiased.seconds if recognised.unbiased else 0.0)
             )
@@ -182,7 +182,7 @@ class Bench:
             first_got = intent_of(first.message)
             self._score(single, fixture, first_got, expected, first.message, first.needs_confirmation, first.text, said_names)
             single.recognition.append(recognised.transcript.seconds + slot_seconds)
-            single.extra_passes += recognised.slot is not None
+            single.extra_passes += len(recognised.slots)
             if first.usable:
                 single_reply = (
                     self._line_seconds("I heard: " + first.text)

@@ -64,6 +64,7 @@ def matcher() -> NamesMatcher:
         ("Where were you at 10? Wait.", "Where were you at 10, Thwaite?"),
         ("Confront rhetoric with E7.", "Confront Ruddock with E7."),
         ("With, use Abel Thwaite, E3, E7.", "We accuse Abel Thwaite, E3, E7."),
+        ("Reacuse Julius Ormerod, E4, E10.", "We accuse Julius Ormerod, E4, E10."),
     ],
 )
 def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard: str, expected: str) -> None:

@@ -77,6 +77,11 @@ def test_whisper_s_repeats_are_said_once(raw: str, expected: str) -> None:
     assert normalise(raw) == expected
 
 
+def test_within_after_confront_is_with() -> None:
+    assert normalise("Confront Phoebe within iron.") == "Confront Phoebe with iron."
+    assert normalise("Within the hour he left.") == "Within the hour he left."
+
+
 def test_whisper_s_ms_is_the_title_miss() -> None:
     assert normalise("Ms. Marsden, where were you?") == "Miss Marsden, where were you?"
     assert normalise("Ms Marsden, where were you?") == "Miss Marsden, where were you?"
@@ -101,6 +106,9 @@ def test_whisper_punctuation_and_quotes_are_tidied() -> None:
         ("Confront Keld with E30.", "Confront Keld with E13."),
         ("read the 60", "read E16"),
         ("We accuse him of C5, C11, C14.", "We accuse him of E5, E11, E14."),
+        ("Confront Keld with 7.", "Confront Keld with E7."),
+        ("Confront Keld with 3 and 9", "Confront Keld with E3 and E9"),
+        ("Read 12.", "Read E12."),
     ],
 )
 def test_lenient_exhibits_in_exhibit_slots(text: str, expected: str) -> None:
@@ -116,6 +124,9 @@ def test_lenient_exhibits_in_exhibit_slots(text: str, expected: str) -> None:
         "I came with a 7 year old",
         "He said A7 was the house number",
         "the 16 stairs",
+        "Confront Keld with 10 o'clock",  # a time, not an exhibit
+        "Confront Keld with 10:35",
+        "Confront Keld with 20",  # no such exhibit
     ],
 )
 def test_lenient_exhibits_never_outside_slots(text: str) -> None:

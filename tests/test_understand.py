@@ -242,11 +242,11 @@ def test_prompt_only_and_no_biasing(case: Case, game: Game) -> None:
 @pytest.mark.parametrize(
     ("heard", "slot_pass"),
     [
-        ("Read the salmon.", SlotPass("Read E", Slot.EXHIBIT)),
-        ("Okay, read exhibit hide.", SlotPass("Read exhibit", Slot.EXHIBIT)),
-        ("Confront Phoebe with the iron.", SlotPass("Confront Phoebe with E", Slot.EXHIBIT)),
-        ("Confront plight with E3.", SlotPass("Confront", Slot.SUSPECT)),
-        ("Answers Cobb.", SlotPass("Answers", Slot.SUSPECT)),
+        ("Read the salmon.", SlotPass(("Read E", "Read exhibit"), Slot.EXHIBIT)),
+        ("Okay, read exhibit hide.", SlotPass(("Read exhibit", "Read E"), Slot.EXHIBIT)),
+        ("Confront Phoebe with the iron.", SlotPass(("Confront Phoebe with E", "Confront Phoebe with exhibit"), Slot.EXHIBIT)),
+        ("Confront plight with E3.", SlotPass(("Confront",), Slot.SUSPECT)),
+        ("Answers Cobb.", SlotPass(("Answers",), Slot.SUSPECT)),
         ("Read E7.", None),  # complete
         ("Confront Phoebe with E7.", None),
         ("Answers Keld.", None),
@@ -267,7 +267,7 @@ def test_a_lost_exhibit_is_heard_again_from_the_verb(case: Case, game: Game) -> 
     assert recognizer.calls[1] == "prefix: Read E" and result.passes == 2
     assert result.heard.message is not None and result.heard.message.command is Command.READ
     assert result.heard.message.exhibits == (7,)
-    assert result.slot is not None and result.slot.text == "Read E7."
+    assert [slot.text for slot in result.slots] == ["Read E7."]
 
 
 def test_a_confrontation_filled_by_the_slot_pass_is_confirmed(case: Case, round_two: Game) -> None:
@@ -280,8 +280,17 @@ def test_a_confrontation_filled_by_the_slot_pass_is_confirmed(case: Case, round_
     assert heard.needs_confirmation  # the number was heard only by the slot pass
 
 
+def test_the_other_way_to_cite_is_tried_when_the_first_hears_nothing(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer(
+        "Read that limit, too.", "", slots={"Read E": "Read Edith.", "Read exhibit": "Read exhibit 2."}
+    )
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert recognizer.calls[1:] == ["prefix: Read E", "prefix: Read exhibit"] and result.passes == 3
+    assert result.heard.message is not None and result.heard.message.exhibits == (2,)
+
+
 def test_a_slot_pass_that_hears_no_argument_changes_nothing(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("Read the room.", "", slots={"Read E": "Read Eau."})
+    recognizer = ScriptedRecognizer("Read the room.", "", slots={"Read E": "Read Eau.", "Read exhibit": "Read exhibit room."})
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
     assert heard.text == "Read the room." and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK

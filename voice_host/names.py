@@ -316,7 +316,7 @@ class NamesMatcher:
         """The card's openings misheard: "As Keld, ..." -> "Ask Keld", "Confirm Keld with" -> "Confront"."""
         corrections: list[Correction] = []
         text = self._repair_trailing_name(text, corrections)
-        text = self._repair_leading_full_name(text, corrections)
+        # Before the leading full name, which would take "Reacuse Julius Ormerod" for a name.
         # "With, use Abel Thwaite, E3", "I will use Abel ...": We accuse, when a name follows.
         accuse = re.match(
             r"^(\W*)((?:with|we|i will|will|we'll|we've)[,\s]+(?:use|accused|abuse|excuse|cues|accuse)|"
@@ -327,6 +327,7 @@ class NamesMatcher:
         if accuse and accuse.group(2).lower() != "we accuse" and self.suspects_named(text[accuse.end() :]):
             corrections.append(Correction(CorrectionKind.COMMAND, accuse.group(2), "We accuse", 0.7))
             text = text[: accuse.start(2)] + "We accuse" + text[accuse.end(2) :]
+        text = self._repair_leading_full_name(text, corrections)
         # "in front Keld with", "can front Keld with": Confront heard as two words.
         two = re.match(r"^(\W*)([A-Za-z]+\s+front)\b", text, re.IGNORECASE)
         if two and re.search(r"\bwith\b", text[two.end() :], re.IGNORECASE):

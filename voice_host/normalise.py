@@ -141,6 +141,8 @@ def normalise(raw: str) -> str:
     if not text:
         return ""
     text = _prompt_punctuation(text)
+    # "Confront Phoebe within iron": "with E-" run together.
+    text = re.sub(r"^(\W*confront\b.*?\b)within\b", r"\1with", text, count=1, flags=re.IGNORECASE)
     # Whisper writes the spoken title "Miss" as "Ms."; the card's names say Miss.
     text = re.sub(r"\bMs\b\.?(?=\s)", "Miss", text)
     text = _spelled_citations(text)
@@ -187,6 +189,10 @@ def _read_slot(text: str, start: int, corrections: list[Correction]) -> tuple[st
                 match = re.match(rf"()({_HOMOPHONE_RE})\b", text[pos:], re.IGNORECASE)
             if match:
                 number_text = str(_NUMBER_HOMOPHONES[match.group(2).lower()])
+            else:
+                # "Confront Keld with 7": the E swallowed; a number in the slot is an exhibit, not a time.
+                match = re.match(r"()(\d{1,2})\b(?![.:]\d|\s*(?:o'?clock|am\b|pm\b|a\.m|p\.m|past|to\b))", text[pos:])
+                number_text = match.group(2) if match else ""
         elif int(match.group(2)) in _TEEN_FOR_TY:
             number_text = str(_TEEN_FOR_TY[int(match.group(2))])
         else:

@@ -187,9 +187,9 @@ class Slot(Enum):
 
 @dataclass(frozen=True)
 class SlotPass:
-    """Decode the audio again continuing from `prefix`, to hear the one missing word of a command."""
+    """Decode the audio again continuing from each prefix in turn, until one hears the missing word."""
 
-    prefix: str
+    prefixes: tuple[str, ...]
     slot: Slot
 
 
@@ -220,17 +220,18 @@ def slot_pass_for(heard: Heard) -> SlotPass | None:
     if not heard.usable:
         return None
     body = strip_openers(heard.text)
-    citation = "exhibit" if re.search(r"\bexhibit\b", body, re.IGNORECASE) else "E"
+    # "E7" or "exhibit 7": the way the transcript suggests first, then the other.
+    citations = ("exhibit", "E") if re.search(r"\bexhibit\b", body, re.IGNORECASE) else ("E", "exhibit")
     if _READ.match(body) and not _fills(heard.message, Slot.EXHIBIT):
-        return SlotPass(f"Read {citation}", Slot.EXHIBIT)
+        return SlotPass(tuple(f"Read {citation}" for citation in citations), Slot.EXHIBIT)
     confront = _CONFRONT_WITH.match(body)
     if confront and heard.message is not None and heard.message.suspect and not _fills(heard.message, Slot.EXHIBIT):
         said = confront.group(1)
-        return SlotPass(f"{said[0].upper()}{said[1:]} {citation}", Slot.EXHIBIT)
+        return SlotPass(tuple(f"{said[0].upper()}{said[1:]} {citation}" for citation in citations), Slot.EXHIBIT)
     if _CONFRONT.match(body) and not _fills(heard.message, Slot.SUSPECT):
-        return SlotPass("Confront", Slot.SUSPECT)
+        return SlotPass(("Confront",), Slot.SUSPECT)
     if _ANSWERS.match(body) and not _fills(heard.message, Slot.SUSPECT):
-        return SlotPass("Answers", Slot.SUSPECT)
+        return SlotPass(("Answers",), Slot.SUSPECT)
     return None
 
 
@@ -278,7 +279,7 @@ class Recognised:
     unbiased: Transcript | None = None
     first: Heard | None = None  # what the first pass alone made of it (set when a check ran)
     first_seconds: float = 0.0
-    slot: Transcript | None = None  # the slot pass's transcript, when one ran
+    slots: tuple[Transcript, ...] = ()  # the slot pass's transcripts, one per prefix tried
 
 
 def _rejection(transcript: Transcript) -> str | None:
@@ -306,6 +307,28 @@ class RecognitionPasses:
         heard = self.understander.understand_transcript(transcript, classifier, seats, uncertain, rejected, repairs)
         return replace(heard, transcript=transcript.raw_text) if rejected is not None else heard
 
+    def _fill_slot(
+        self,
+        audio: npt.NDArray[np.float32],
+        slot_pass: SlotPass,
+        heard: Heard,
+        classifier: Classifier,
+        seats: tuple[str, ...],
+    ) -> tuple[Heard, tuple[Transcript, ...]]:
+        """Try each prefix until one fills the slot; the heard message is kept when none does."""
+        tried: list[Transcript] = []
+        kind = CorrectionKind.EXHIBIT if slot_pass.slot is Slot.EXHIBIT else CorrectionKind.NAME
+        for prefix in slot_pass.prefixes:
+            slot = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None, prefix=prefix)
+            tried.append(slot)
+            if slot.rejected is not None:
+                continue
+            repair = Correction(kind, heard.text, slot.text, _SLOT_REPAIR)
+            filled = self._understand(slot, classifier, seats, repairs=(repair,))
+            if _fills(filled.message, slot_pass.slot):
+                return filled, tuple(tried)
+        return heard, tuple(tried)
+
     def hear(self, audio: npt.NDArray[np.float32], classifier: Classifier, seats: Iterable[str] = ()) -> Recognised:
         started = time.perf_counter()
         seated = tuple(seats)
@@ -317,16 +340,10 @@ class RecognitionPasses:
         heard = self._understand(biased, classifier, seated)
         passes = 1
         slot_pass = slot_pass_for(heard)
-        slot: Transcript | None = None
+        slots: tuple[Transcript, ...] = ()
         if slot_pass is not None:
-            slot = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None, prefix=slot_pass.prefix)
-            passes += 1
-            if slot.rejected is None:
-                kind = CorrectionKind.EXHIBIT if slot_pass.slot is Slot.EXHIBIT else CorrectionKind.NAME
-                repair = Correction(kind, heard.text, slot.text, _SLOT_REPAIR)
-                filled = self._understand(slot, classifier, seated, repairs=(repair,))
-                if _fills(filled.message, slot_pass.slot):
-                    heard = filled
+            heard, slots = self._fill_slot(audio, slot_pass, heard, classifier, seated)
+            passes += len(slots)
         message = heard.message
         matcher = self.understander.matcher.with_protected(seated)
         named = matcher.suspects_named(heard.text) if heard.usable else ()
@@ -338,7 +355,7 @@ class RecognitionPasses:
             and bool(named)
         )
         if not worth_checking:
-            return Recognised(biased, heard, passes, time.perf_counter() - started, slot=slot)
+            return Recognised(biased, heard, passes, time.perf_counter() - started, slots=slots)
         first, first_seconds = heard, time.perf_counter() - started
         plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None)
         plain_text = repaired_text(plain.text, matcher)[0] if plain.rejected is None else ""
@@ -346,4 +363,4 @@ class RecognitionPasses:
         uncertain = tuple(key for key in named if key not in plain_names)
         if uncertain:
             heard = self._understand(biased, classifier, seated, uncertain)
-        return Recognised(biased, heard, passes + 1, time.perf_counter() - started, plain, first, first_seconds, slot)
+        return Recognised(biased, heard, passes + 1, time.perf_counter() - started, plain, first, first_seconds, slots)
