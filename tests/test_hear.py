@@ -24,11 +24,14 @@ FULL_NAMES = {suspect.key: suspect.name for suspect in load_bundled_case().suspe
 CLEAN = [
     "u000",  # Next.
     "u014",  # Read E3.
+    "u016",  # Read E7.  (whisper writes "Read the salmon."; the slot pass hears E7)
     "u026",  # Answers Ormerod.
     "u047",  # Julius, when did you last see Mrs Blamire?
     "u056",  # Mrs Ruddock, what did you do at ten o'clock?  (a time, never an exhibit)
     "u089",  # Confront Phoebe with E3.
     "u090",  # Confront Thwaite with exhibit 3.
+    "u101",  # Confront Phoebe with E9.  (whisper writes "with the iron"; the slot pass hears E9)
+    "u062",  # Miss Marsden, what did you do at ten o'clock?  (whisper writes "Ms.")
     "u094",  # Confront Joel with exhibit 5.
     "u117",  # We accuse Abel Thwaite: E3, E7, E12.
     "u125",  # I was able to follow that, just about.  (able stays able)
