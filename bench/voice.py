@@ -1,7 +1,7 @@
 """Voice understanding benchmark: `python bench/voice.py [--conditions clean,room,party] [--limit N]`.
 
 For every spoken fixture in every condition it runs the Host's pipeline (VAD, biased recognition with
-the slot pass and the unbiased check, normalising, the NAMES matcher, the engine's classifier, the confirmation rule)
+the slot, focus and check passes, normalising, the NAMES matcher, the engine's classifier, the confirmation rule)
 and, in the same run, a plain baseline (faster-whisper unbiased, the transcript straight to the
 classifier: exact NAMES matching, no repair, never a confirmation). It prints per condition:
 
@@ -50,7 +50,7 @@ class Tally:
     named: int = 0
     names_right: int = 0
     invented: int = 0
-    extra_passes: int = 0  # slot and check passes, over all utterances
+    extra_passes: int = 0  # slot, focus and check passes, over all utterances
     recognition: list[float] = field(default_factory=list)
     first_audio: list[float] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
@@ -166,6 +166,7 @@ class Bench:
             self._score(ours, fixture, got, expected, heard.message, heard.needs_confirmation, heard.text, said_names)
             recognised = result.recognised
             slot_seconds = sum(slot.seconds for slot in recognised.slots)
+            slot_seconds += recognised.focus.seconds if recognised.focus else 0.0
             ours.recognition.append(
                 recognised.transcript.seconds + slot_seconds + (recognised.unbiased.seconds if recognised.unbiased else 0.0)
             )
@@ -182,7 +183,7 @@ class Bench:
             first_got = intent_of(first.message)
             self._score(single, fixture, first_got, expected, first.message, first.needs_confirmation, first.text, said_names)
             single.recognition.append(recognised.transcript.seconds + slot_seconds)
-            single.extra_passes += len(recognised.slots)
+            single.extra_passes += len(recognised.slots) + (recognised.focus is not None)
             if first.usable:
                 single_reply = (
                     self._line_seconds("I heard: " + first.text)
@@ -285,7 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench = Bench(fixtures, args.cache, args.biasing)
     misses: list[str] = []
     print(
-        f"{len(fixtures)} fixtures; host = base b5 int8 (8 s window), biasing {args.biasing}, slot pass, repair,"
+        f"{len(fixtures)} fixtures; host = base b5 int8 (8 s window), biasing {args.biasing}, slot and focus passes, repair,"
         " NAMES matcher, confirmation; baseline = stock base b5 (30 s window) unbiased, exact NAMES, never confirms"
     )
     for name in args.conditions.split(","):

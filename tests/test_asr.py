@@ -91,6 +91,19 @@ def test_the_encoder_sees_the_short_window(
     assert tiny_recognizer.model.window_frames is None  # only set for the call
 
 
+def test_word_levels_tell_the_near_voice_from_the_room(tiny_recognizer: Recognizer, render_speech: Render) -> None:
+    from voice_host.understand import loudest_speaker_text
+
+    near = render_speech("Next.", pad=0.1)
+    room = 0.1 * render_speech("Read the letter again.", pad=0.1)  # 20 dB quieter
+    transcript = tiny_recognizer.transcribe(np.concatenate([near, room]), word_levels=True)
+    assert [w.text.strip(".,").lower() for w in transcript.words][:1] == ["next"]
+    assert all(w.start < w.end for w in transcript.words)
+    assert transcript.words[0].level_db > max(w.level_db for w in transcript.words[1:]) + 10
+    assert loudest_speaker_text(transcript.words).strip(".,") == "Next"
+    assert tiny_recognizer.transcribe(near).words == ()  # only when asked for
+
+
 def test_empty_audio_gives_an_empty_transcript(tiny_recognizer: Recognizer) -> None:
     transcript = tiny_recognizer.transcribe(np.zeros(0, dtype=np.float32))
     assert transcript.text == "" and transcript.rejected is Rejection.EMPTY and transcript.confidence == 0.0

@@ -11,7 +11,7 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import Command, MessageKind
-from voice_host.asr import Transcript
+from voice_host.asr import HeardWord, Transcript
 from voice_host.casefiles import load_bundled_case
 from voice_host.normalise import CorrectionKind
 from voice_host.understand import (
@@ -22,6 +22,7 @@ from voice_host.understand import (
     SlotPass,
     Understander,
     Vocabulary,
+    loudest_speaker_text,
     recognition_confidence,
     slot_pass_for,
 )
@@ -169,10 +170,21 @@ class ScriptedRecognizer:
     avg_logprob: float = math.log(0.95)
     calls: list[str | None] = field(default_factory=list)
     slots: dict[str, str] = field(default_factory=dict)  # what the slot pass hears, by prefix
+    loud: tuple[tuple[str, float], ...] = ()  # what the focus pass hears: words and their levels (dB)
 
     def transcribe(
-        self, audio: object, initial_prompt: str | None = None, hotwords: str | None = None, prefix: str | None = None
+        self,
+        audio: object,
+        initial_prompt: str | None = None,
+        hotwords: str | None = None,
+        prefix: str | None = None,
+        word_levels: bool = False,
     ) -> Transcript:
+        if word_levels:
+            self.calls.append("word levels")
+            words = tuple(HeardWord(text, 0.3 * i, 0.3 * i + 0.3, level) for i, (text, level) in enumerate(self.loud))
+            text = " ".join(word.text for word in words) or self.biased
+            return Transcript(text, text, self.avg_logprob, 0.01, 0.0, 1.0, words=words, initial_prompt=initial_prompt)
         if prefix:
             self.calls.append(f"prefix: {prefix}")
             text = self.slots[prefix]
@@ -294,3 +306,48 @@ def test_a_slot_pass_that_hears_no_argument_changes_nothing(case: Case, game: Ga
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
     assert heard.text == "Read the room." and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
+
+
+def test_loudest_speaker_text_keeps_words_within_six_db_of_the_loudest() -> None:
+    words = [HeardWord("Okay,", 0.0, 0.8, -24.5), HeardWord("next,", 1.2, 1.3, -19.5), HeardWord("read,", 1.5, 1.6, -30.9)]
+    assert loudest_speaker_text(words) == "Okay, next,"
+    assert loudest_speaker_text(words, within_db=4.0) == "next,"
+    assert loudest_speaker_text(words, within_db=12.0) == "Okay, next, read,"
+    assert loudest_speaker_text([]) == ""
+
+
+def test_the_focus_pass_keeps_the_nearest_voice(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer(
+        "Okay, next, read, the experiment.",
+        "",
+        loud=(("Okay,", -24.5), ("next,", -19.5), ("read,", -30.9), ("the", -31.0), ("experiment.", -30.8)),
+    )
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert recognizer.calls[1:] == ["word levels"] and result.passes == 2
+    assert result.heard.message is not None and result.heard.message.command is Command.NEXT
+    assert any(c.kind is CorrectionKind.FOCUS for c in result.heard.corrections)
+    assert result.focus is not None
+
+
+def test_what_the_focus_pass_finds_is_confirmed_before_spending(case: Case, game: Game) -> None:
+    game.handle("next")  # the Host asks whether to end the round: yes is costly now
+    recognizer = ScriptedRecognizer("Blamire, yes.", "", loud=(("Blamire,", -29.6), ("yes.", -16.8)))
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is not None and heard.message.command is Command.YES and heard.message.costly
+    assert heard.needs_confirmation
+
+
+def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("we", -21.0), ("tea?", -22.0)))
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.text == "Shall we have more tea?" and heard.message is not None
+    assert heard.message.kind is MessageKind.TABLE_TALK
+
+
+def test_a_repeated_yes_is_confirmed_before_spending(understander: Understander, game: Game) -> None:
+    game.handle("next")
+    looped = understander.understand("Yes, yes, yes, yes.", game, recognition=0.95, seats=SEATS)
+    assert looped.message is not None and looped.message.command is Command.YES and looped.message.costly
+    assert looped.needs_confirmation
+    once = understander.understand("Yes.", game, recognition=0.95, seats=SEATS)
+    assert once.message is not None and once.message.costly and not once.needs_confirmation

@@ -89,6 +89,16 @@ class TranscriptSegment:
 
 
 @dataclass(frozen=True)
+class HeardWord:
+    """One word with where it was said and how loud (dB of full scale, RMS over the word)."""
+
+    text: str
+    start: float
+    end: float
+    level_db: float
+
+
+@dataclass(frozen=True)
 class Transcript:
     """What Whisper heard. `text` is empty when a guard rejected it; `raw_text` keeps what it said."""
 
@@ -104,6 +114,7 @@ class Transcript:
     initial_prompt: str | None = None
     hotwords: str | None = None
     model: str = ""
+    words: tuple[HeardWord, ...] = ()  # only when asked for (word_levels=True)
 
     @property
     def confidence(self) -> float:
@@ -227,6 +238,16 @@ def is_prompt_echo(text: str, prompt: str | None, min_words: int = 3, min_simila
 _FRAMES_PER_SECOND = 100  # Whisper's mel frames: a 10 ms hop
 
 
+def word_level_db(audio: Audio, start: float, end: float, min_seconds: float = 0.02) -> float:
+    """How loud the audio is between start and end: RMS in dB of full scale (-120 for silence)."""
+    first = max(0, int(start * SAMPLE_RATE))
+    last = min(len(audio), max(int(end * SAMPLE_RATE), first + int(min_seconds * SAMPLE_RATE)))
+    span = audio[first:last]
+    if len(span) == 0:
+        return -120.0
+    return float(10.0 * np.log10(float(np.mean(np.square(span, dtype=np.float64))) + 1e-12))
+
+
 def window_frames(audio_seconds: float, padding_seconds: float | None) -> int | None:
     """How many mel frames the encoder should see for this much audio (None: Whisper's full window)."""
     if padding_seconds is None:
@@ -292,9 +313,18 @@ class Recognizer:
         self.model = load_whisper(self.options, self.cache_dir)
 
     def transcribe(
-        self, audio: Audio, initial_prompt: str | None = None, hotwords: str | None = None, prefix: str | None = None
+        self,
+        audio: Audio,
+        initial_prompt: str | None = None,
+        hotwords: str | None = None,
+        prefix: str | None = None,
+        word_levels: bool = False,
     ) -> Transcript:
-        """Transcribe one utterance. `prefix` makes Whisper continue from those words (they are in the text)."""
+        """Transcribe one utterance.
+
+        `prefix` makes Whisper continue from those words (they are in the text). `word_levels` also
+        times every word (Whisper's word timestamps, a little slower) and measures how loud it was.
+        """
         options = self.options
         # None: the options' own; "" means none at all (faster-whisper would encode "" as a space).
         prompt = (initial_prompt if initial_prompt is not None else options.initial_prompt) or None
@@ -322,7 +352,7 @@ class Recognizer:
         with _transcribe_lock:
             self.model.window_frames = window_frames(audio_seconds, options.window_padding_seconds)
             try:
-                segments = self._decode(audio, prompt, hot, prefix or None)
+                segments, words = self._decode(audio, prompt, hot, prefix or None, word_levels)
             finally:
                 self.model.window_frames = None
         seconds = time.perf_counter() - started
@@ -349,9 +379,12 @@ class Recognizer:
             initial_prompt=prompt,
             hotwords=hot,
             model=options.model.value,
+            words=words,
         )
 
-    def _decode(self, audio: Audio, prompt: str | None, hot: str | None, prefix: str | None) -> tuple[TranscriptSegment, ...]:
+    def _decode(
+        self, audio: Audio, prompt: str | None, hot: str | None, prefix: str | None, word_levels: bool
+    ) -> tuple[tuple[TranscriptSegment, ...], tuple[HeardWord, ...]]:
         options = self.options
         segments_iter, _info = self.model.transcribe(
             audio,
@@ -366,12 +399,14 @@ class Recognizer:
             initial_prompt=prompt,
             hotwords=hot,
             prefix=prefix,
+            word_timestamps=word_levels,
             without_timestamps=options.without_timestamps,
             max_new_tokens=options.max_new_tokens,
             suppress_blank=options.suppress_blank,
             vad_filter=False,  # the listener has already cut the utterance with Silero
         )
-        return tuple(
+        decoded = list(segments_iter)
+        segments = tuple(
             TranscriptSegment(
                 text=segment.text.strip(),
                 avg_logprob=float(segment.avg_logprob),
@@ -379,8 +414,14 @@ class Recognizer:
                 compression_ratio=float(segment.compression_ratio),
                 tokens=len(segment.tokens),
             )
-            for segment in segments_iter
+            for segment in decoded
         )
+        words = tuple(
+            HeardWord(word.word.strip(), float(word.start), float(word.end), word_level_db(audio, word.start, word.end))
+            for segment in decoded
+            for word in (segment.words or ())
+        )
+        return segments, words
 
     def _judge(self, raw: str, avg_logprob: float, no_speech: float, compression: float, prompt: str | None) -> Rejection | None:
         options = self.options

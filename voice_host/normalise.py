@@ -20,6 +20,8 @@ class CorrectionKind(Enum):
     NAME = "name"  # a misheard suspect's name put right (names.py)
     EXHIBIT = "exhibit"  # a misheard exhibit citation read leniently ("3D7" -> "E7")
     COMMAND = "command"  # a misheard command repaired ("nest" -> "next")
+    REPEAT = "repeat"  # whisper said it more than once ("Yes, yes, yes."): kept once, but doubted
+    FOCUS = "focus"  # only the loudest speaker's words kept (the others were the room talking)
 
 
 @dataclass(frozen=True)
@@ -62,19 +64,27 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": 
 _REPEATED_PHRASE = re.compile(r"\b(\w[\w' ]*?\w)(?:[,.!?]\s*\1\b)+", re.IGNORECASE)
 
 
-def _cleanup(text: str) -> str:
-    text = text.translate(_QUOTES)
-    text = text.replace("...", " ").replace("\u2026", " ")
-    text = _SPACES.sub(" ", text).strip()
-    # Whisper in noise repeats itself: "We give up. We give up." is said once.
+def _said_once(text: str) -> str:
+    """Whisper in noise repeats itself: "We give up. We give up." and "Yes, yes, yes." are said once."""
     sentences = re.findall(r"[^.?!]+[.?!]*", text)
     kept: list[str] = []
     for sentence in sentences:
         if not kept or sentence.strip().lower() != kept[-1].strip().lower():
             kept.append(sentence)
-    text = "".join(kept).strip()
-    # ... and within a sentence: "We give up, we give up, we give up." is "We give up."
-    text = _REPEATED_PHRASE.sub(r"\1", text)
+    return _REPEATED_PHRASE.sub(r"\1", "".join(kept).strip())
+
+
+def has_repeats(raw: str) -> bool:
+    """Whether Whisper said something more than once back to back (a sign of noise or a loop)."""
+    text = _SPACES.sub(" ", raw.translate(_QUOTES).replace("...", " ").replace("\u2026", " ")).strip()
+    return _said_once(text) != text
+
+
+def _cleanup(text: str) -> str:
+    text = text.translate(_QUOTES)
+    text = text.replace("...", " ").replace("\u2026", " ")
+    text = _SPACES.sub(" ", text).strip()
+    text = _said_once(text)
     # Whisper sometimes wraps a short utterance in quotes or brackets.
     return text.strip("\"'[]() ")
 

@@ -7,10 +7,12 @@ action (a question, a confrontation, a lock, a yes that ends a round or the nigh
 confidence or with a corrected or biased-only name is confirmed before anything is spent.
 
 Recognition (`RecognitionPasses`) runs the biased pass (the case's names, titles and commands in the
-initial prompt; never numbers). Two more passes run only when they are needed:
+initial prompt; never numbers). More passes run only when they are needed:
 - a slot pass, when a command's verb was heard but not its argument ("Read the salmon."): Whisper
   decodes the audio again continuing from the verb ("Read E"), so the one word missing is heard in
   the only place it can be; what it fills counts as a repair, so a costly result is confirmed;
+- a focus pass, when the transcript gave the Host nothing to act on: Whisper again with word
+  timestamps, and only the loudest speaker's words kept (the one talking to the laptop, not the room);
 - a check pass, when the transcript names a suspect in a costly message that would otherwise go
   through: an unbiased pass, and a name only the biased pass produced counts as uncertain. See
 docs/benchmarks.md ("Voice understanding") for the measurements behind these choices.
@@ -31,6 +33,7 @@ from voice_host.names import NamesMatcher, SuspectNames
 from voice_host.normalise import (
     Correction,
     CorrectionKind,
+    has_repeats,
     normalise,
     read_exhibits_leniently,
     repair_command,
@@ -38,10 +41,12 @@ from voice_host.normalise import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     import numpy as np
     import numpy.typing as npt
 
-    from voice_host.asr import Recognizer, Transcript
+    from voice_host.asr import HeardWord, Recognizer, Transcript
 
 
 class Classifier(Protocol):
@@ -67,6 +72,12 @@ CONFIRM_BELOW = 0.7
 _EXHIBIT_REPAIR = 0.5
 _BIASED_ONLY_NAME = 0.5
 _SLOT_REPAIR = 0.8  # an argument heard only by the slot pass (an exhibit also takes _EXHIBIT_REPAIR)
+_REPEAT_REPAIR = 0.6  # a loop of "Yes, yes, yes" is as likely noise as a keen table: ask before spending
+_FOCUS_REPAIR = 0.6  # the words of the loudest speaker only
+
+
+# Repairs that always make a costly action ask first, however confident Whisper was.
+_DOUBTFUL_REPAIRS = (CorrectionKind.NAME, CorrectionKind.EXHIBIT, CorrectionKind.REPEAT, CorrectionKind.FOCUS)
 
 
 @dataclass(frozen=True)
@@ -103,6 +114,8 @@ def repaired_text(raw: str, matcher: NamesMatcher) -> tuple[str, tuple[Correctio
     """Normalise, read exhibits leniently, repair a lone command, correct names in name slots."""
     text = normalise(raw)
     corrections: list[Correction] = []
+    if has_repeats(raw):
+        corrections.append(Correction(CorrectionKind.REPEAT, raw, text, _REPEAT_REPAIR))
     # Names before exhibits: "in front Keld with E30" only becomes a confrontation (whose "with"
     # is an exhibit slot) once the matcher has repaired its opening.
     for step in (repair_command, matcher.correct, read_exhibits_leniently):
@@ -156,11 +169,7 @@ class Understander:
         if doubtful:
             confidence *= _BIASED_ONLY_NAME
         confidence = round(max(0.0, min(1.0, confidence)), 3)
-        doubt = (
-            confidence < self.confirm_below
-            or any(c.kind in (CorrectionKind.NAME, CorrectionKind.EXHIBIT) for c in corrections)
-            or bool(doubtful)
-        )
+        doubt = confidence < self.confirm_below or any(c.kind in _DOUBTFUL_REPAIRS for c in corrections) or bool(doubtful)
         needs_confirmation = message.costly and doubt
         return Heard(transcript, text, corrections, confidence, message, needs_confirmation, doubtful)
 
@@ -175,6 +184,27 @@ class Understander:
     ) -> Heard:
         recognition = recognition_confidence(transcript.avg_logprob, transcript.no_speech_prob)
         return self.understand(transcript.text, classifier, recognition, seats, uncertain_names, rejected, repairs)
+
+
+# --- The focus pass --------------------------------------------------------------------------------
+
+#: A word this many dB quieter than the loudest word was someone else in the room, not the person
+#: talking to the Host (measured on the party fixtures: 4, 6 and 8 dB all gave the same gain).
+FOCUS_WITHIN_DB = 6.0
+
+
+def loudest_speaker_text(words: Sequence[HeardWord], within_db: float = FOCUS_WITHIN_DB) -> str:
+    """The words said loudly enough to be the nearest voice: the one talking to the laptop."""
+    if not words:
+        return ""
+    top = max(word.level_db for word in words)
+    return " ".join(word.text for word in words if word.level_db >= top - within_db)
+
+
+def _unusable(heard: Heard) -> bool:
+    """Nothing for the Host to act on: table talk, or something it could only answer with a question."""
+    message = heard.message
+    return message is None or message.kind in (MessageKind.TABLE_TALK, MessageKind.OTHER)
 
 
 # --- The slot pass ----------------------------------------------------------------------------------
@@ -280,6 +310,7 @@ class Recognised:
     first: Heard | None = None  # what the first pass alone made of it (set when a check ran)
     first_seconds: float = 0.0
     slots: tuple[Transcript, ...] = ()  # the slot pass's transcripts, one per prefix tried
+    focus: Transcript | None = None  # the focus pass's transcript (with word levels), when one ran
 
 
 def _rejection(transcript: Transcript) -> str | None:
@@ -329,6 +360,26 @@ class RecognitionPasses:
                 return filled, tuple(tried)
         return heard, tuple(tried)
 
+    def _focus(
+        self, audio: npt.NDArray[np.float32], heard: Heard, classifier: Classifier, seats: tuple[str, ...]
+    ) -> tuple[Heard, Transcript]:
+        """Hear it again with word levels and keep only the loudest speaker's words.
+
+        With other people talking, Whisper writes their words too ("Okay, next, read, the
+        experiment."); the person talking to the laptop is the nearest and loudest voice. Used only
+        when the whole transcript gave the Host nothing to act on; what it finds is a repair.
+        """
+        loud = self.recognizer.transcribe(audio, initial_prompt=self.vocabulary.prompt, word_levels=True)
+        kept = loudest_speaker_text(loud.words) if loud.rejected is None else ""
+        if not kept:
+            return heard, loud
+        repair = Correction(CorrectionKind.FOCUS, loud.raw_text, kept, _FOCUS_REPAIR)
+        recognition = recognition_confidence(loud.avg_logprob, loud.no_speech_prob)
+        focused = self.understander.understand(kept, classifier, recognition, seats, repairs=(repair,))
+        if _unusable(focused):
+            return heard, loud
+        return replace(focused, transcript=loud.raw_text), loud
+
     def hear(self, audio: npt.NDArray[np.float32], classifier: Classifier, seats: Iterable[str] = ()) -> Recognised:
         started = time.perf_counter()
         seated = tuple(seats)
@@ -344,6 +395,10 @@ class RecognitionPasses:
         if slot_pass is not None:
             heard, slots = self._fill_slot(audio, slot_pass, heard, classifier, seated)
             passes += len(slots)
+        focus: Transcript | None = None
+        if _unusable(heard) and heard.rejected is None:
+            heard, focus = self._focus(audio, heard, classifier, seated)
+            passes += 1
         message = heard.message
         matcher = self.understander.matcher.with_protected(seated)
         named = matcher.suspects_named(heard.text) if heard.usable else ()
@@ -355,7 +410,7 @@ class RecognitionPasses:
             and bool(named)
         )
         if not worth_checking:
-            return Recognised(biased, heard, passes, time.perf_counter() - started, slots=slots)
+            return Recognised(biased, heard, passes, time.perf_counter() - started, slots=slots, focus=focus)
         first, first_seconds = heard, time.perf_counter() - started
         plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None)
         plain_text = repaired_text(plain.text, matcher)[0] if plain.rejected is None else ""
@@ -363,4 +418,4 @@ class RecognitionPasses:
         uncertain = tuple(key for key in named if key not in plain_names)
         if uncertain:
             heard = self._understand(biased, classifier, seated, uncertain)
-        return Recognised(biased, heard, passes + 1, time.perf_counter() - started, plain, first, first_seconds, slots)
+        return Recognised(biased, heard, passes + 1, time.perf_counter() - started, plain, first, first_seconds, slots, focus)
