@@ -34,6 +34,7 @@ if str(ROOT) not in sys.path:
 from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_manifest  # noqa: E402
 from engine.messages import Message  # noqa: E402
 from voice_host.normalise import normalise  # noqa: E402
+from voice_host.understand import Heard  # noqa: E402
 
 SEGMENTER_EARLY = 0.2  # voice_host.vad.SegmenterSettings: transcription starts after this much silence
 SEGMENTER_HANGOVER = 0.6  # ... and the utterance ends after this much
@@ -133,14 +134,23 @@ class Bench:
         self._fresh_game = fresh_game
         self._game_type = Game
 
-    def _reply_seconds(self, text: str) -> float:
-        """Engine reply plus piper's first sentence, on a fresh game (what the table waits for)."""
+    def _reply_seconds(self, text: str) -> float | None:
+        """Engine reply plus piper's first sentence, on a fresh game (what the table waits for).
+
+        None when the reply says nothing aloud (a LEDGER-only reply): there is no first audio to time.
+        """
         game = self._fresh_game(self.case)
         started = time.perf_counter()
         reply = game.handle(text)
         stream = self.synth.stream(reply)
-        next(stream, None)
-        return time.perf_counter() - started
+        spoken = next(stream, None)
+        return time.perf_counter() - started if spoken is not None else None
+
+    def _answer_seconds(self, heard: Heard) -> float | None:
+        """How long the Host takes to start speaking its answer to what it heard (None: it stays silent)."""
+        if heard.needs_confirmation:
+            return self._line_seconds("I heard: " + heard.text)
+        return self._reply_seconds(heard.text) if heard.usable else None
 
     def _line_seconds(self, line: str) -> float:
         """A host line's first sentence from piper (a confirmation needs no engine call)."""
@@ -171,11 +181,8 @@ class Bench:
                 recognised.transcript.seconds + slot_seconds + (recognised.unbiased.seconds if recognised.unbiased else 0.0)
             )
             ours.extra_passes += recognised.passes - 1
-            if heard.needs_confirmation:
-                reply_seconds = self._line_seconds("I heard: " + heard.text)
-            elif heard.usable:
-                reply_seconds = self._reply_seconds(heard.text)
-            if heard.usable:
+            reply_seconds = self._answer_seconds(heard)
+            if reply_seconds is not None:
                 ours.first_audio.append(first_audio_seconds(result.seconds, reply_seconds))
             # The same run scored as if the check pass never ran (one biased pass only).
             first = recognised.first or heard
@@ -184,12 +191,8 @@ class Bench:
             self._score(single, fixture, first_got, expected, first.message, first.needs_confirmation, first.text, said_names)
             single.recognition.append(recognised.transcript.seconds + slot_seconds)
             single.extra_passes += len(recognised.slots) + (recognised.focus is not None)
-            if first.usable:
-                single_reply = (
-                    self._line_seconds("I heard: " + first.text)
-                    if first.needs_confirmation
-                    else (self._reply_seconds(first.text))
-                )
+            single_reply = self._answer_seconds(first)
+            if single_reply is not None:
                 single.first_audio.append(first_audio_seconds(first_seconds, single_reply))
             if got != expected:
                 ours.misses.append(
@@ -211,8 +214,9 @@ class Bench:
             got = intent_of(message)
             self._score(base, fixture, got, expected, message, False, transcript.text, said_names)
             base.recognition.append(transcript.seconds)
-            if transcript.text:
-                base.first_audio.append(first_audio_seconds(seconds, self._reply_seconds(transcript.text)))
+            base_reply = self._reply_seconds(transcript.text) if transcript.text else None
+            if base_reply is not None:
+                base.first_audio.append(first_audio_seconds(seconds, base_reply))
 
     def _score(
         self,
