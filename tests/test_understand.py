@@ -171,6 +171,7 @@ class ScriptedRecognizer:
     calls: list[str | None] = field(default_factory=list)
     slots: dict[str, str] = field(default_factory=dict)  # what the slot pass hears, by prefix
     loud: tuple[tuple[str, float], ...] = ()  # what the focus pass hears: words and their levels (dB)
+    beams: list[int | None] = field(default_factory=list)  # the beam asked for, each call
 
     def transcribe(
         self,
@@ -179,7 +180,9 @@ class ScriptedRecognizer:
         hotwords: str | None = None,
         prefix: str | None = None,
         word_levels: bool = False,
+        beam_size: int | None = None,
     ) -> Transcript:
+        self.beams.append(beam_size)
         if word_levels:
             self.calls.append("word levels")
             words = tuple(HeardWord(text, 0.3 * i, 0.3 * i + 0.3, level) for i, (text, level) in enumerate(self.loud))
@@ -218,6 +221,7 @@ def test_a_name_only_the_biased_pass_produced_is_confirmed(case: Case, game: Gam
     recognizer = ScriptedRecognizer("Ormerod, where were you at ten?", "Or more, where were you at ten?")
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert len(recognizer.calls) == 2 and recognizer.calls[1] is None
+    assert recognizer.beams == [None, 1]  # the check pass decodes greedily
     assert result.heard.uncertain_names == ("ormerod",)
     assert result.heard.needs_confirmation
     assert result.first is not None and not result.first.needs_confirmation
@@ -338,10 +342,17 @@ def test_what_the_focus_pass_finds_is_confirmed_before_spending(case: Case, game
 
 
 def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("we", -21.0), ("tea?", -22.0)))
+    recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=(("Shall", -20.0), ("we", -21.0), ("again?", -22.0)))
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
-    assert heard.text == "Shall we have more tea?" and heard.message is not None
+    assert recognizer.calls[1:] == ["word levels"]
+    assert heard.text == "Shall we read it again?" and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
+
+
+def test_plain_table_talk_costs_no_focus_pass(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("tea?", -40.0)))
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert result.passes == 1 and result.focus is None and len(recognizer.calls) == 1
 
 
 def test_a_repeated_yes_is_confirmed_before_spending(understander: Understander, game: Game) -> None:

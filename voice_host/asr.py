@@ -319,11 +319,13 @@ class Recognizer:
         hotwords: str | None = None,
         prefix: str | None = None,
         word_levels: bool = False,
+        beam_size: int | None = None,
     ) -> Transcript:
         """Transcribe one utterance.
 
         `prefix` makes Whisper continue from those words (they are in the text). `word_levels` also
         times every word (Whisper's word timestamps, a little slower) and measures how loud it was.
+        `beam_size` overrides the options' for this call.
         """
         options = self.options
         # None: the options' own; "" means none at all (faster-whisper would encode "" as a space).
@@ -352,7 +354,7 @@ class Recognizer:
         with _transcribe_lock:
             self.model.window_frames = window_frames(audio_seconds, options.window_padding_seconds)
             try:
-                segments, words = self._decode(audio, prompt, hot, prefix or None, word_levels)
+                segments, words = self._decode(audio, prompt, hot, prefix or None, word_levels, beam_size or options.beam_size)
             finally:
                 self.model.window_frames = None
         seconds = time.perf_counter() - started
@@ -383,14 +385,14 @@ class Recognizer:
         )
 
     def _decode(
-        self, audio: Audio, prompt: str | None, hot: str | None, prefix: str | None, word_levels: bool
+        self, audio: Audio, prompt: str | None, hot: str | None, prefix: str | None, word_levels: bool, beam_size: int
     ) -> tuple[tuple[TranscriptSegment, ...], tuple[HeardWord, ...]]:
         options = self.options
         segments_iter, _info = self.model.transcribe(
             audio,
             language=options.language,
             task="transcribe",
-            beam_size=options.beam_size,
+            beam_size=beam_size,
             temperature=list(options.temperatures),
             compression_ratio_threshold=options.compression_ratio_threshold,
             log_prob_threshold=options.log_prob_threshold,

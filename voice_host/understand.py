@@ -201,6 +201,18 @@ def loudest_speaker_text(words: Sequence[HeardWord], within_db: float = FOCUS_WI
     return " ".join(word.text for word in words if word.level_db >= top - within_db)
 
 
+# The card's own words: a transcript with one of these (or a suspect's name) was meant for the Host.
+_GAME_WORDS = re.compile(
+    r"\b(?:next|save|pass|statements?|lies|answers?|read|give up|yes|no|confront|accuse|exhibits?|e\d{1,2})\b",
+    re.IGNORECASE,
+)
+
+
+def _has_game_words(heard: Heard, matcher: NamesMatcher) -> bool:
+    """Whether the text has a command, an exhibit or a suspect in it: something meant for the Host."""
+    return bool(_GAME_WORDS.search(heard.text)) or bool(matcher.suspects_named(heard.text))
+
+
 def _unusable(heard: Heard) -> bool:
     """Nothing for the Host to act on: table talk, or something it could only answer with a question."""
     message = heard.message
@@ -325,6 +337,9 @@ class RecognitionPasses:
     vocabulary: Vocabulary
     understander: Understander
     biasing: Biasing = Biasing.PROMPT_CHECKED
+    # The check pass only asks whether a name was really said: greedy decoding answers that as well
+    # as beam 5 on the fixtures (same intent, no harmful errors) and takes 0.2 s less at p90.
+    check_beam_size: int = 1
 
     def _understand(
         self,
@@ -390,17 +405,17 @@ class RecognitionPasses:
         biased = self.recognizer.transcribe(audio, initial_prompt=self.vocabulary.prompt)
         heard = self._understand(biased, classifier, seated)
         passes = 1
+        matcher = self.understander.matcher.with_protected(seated)
         slot_pass = slot_pass_for(heard)
         slots: tuple[Transcript, ...] = ()
         if slot_pass is not None:
             heard, slots = self._fill_slot(audio, slot_pass, heard, classifier, seated)
             passes += len(slots)
         focus: Transcript | None = None
-        if _unusable(heard) and heard.rejected is None:
+        if _unusable(heard) and heard.rejected is None and _has_game_words(heard, matcher):
             heard, focus = self._focus(audio, heard, classifier, seated)
             passes += 1
         message = heard.message
-        matcher = self.understander.matcher.with_protected(seated)
         named = matcher.suspects_named(heard.text) if heard.usable else ()
         worth_checking = (
             self.biasing is Biasing.PROMPT_CHECKED
@@ -412,7 +427,7 @@ class RecognitionPasses:
         if not worth_checking:
             return Recognised(biased, heard, passes, time.perf_counter() - started, slots=slots, focus=focus)
         first, first_seconds = heard, time.perf_counter() - started
-        plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None)
+        plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None, beam_size=self.check_beam_size)
         plain_text = repaired_text(plain.text, matcher)[0] if plain.rejected is None else ""
         plain_names = set(matcher.suspects_named(plain_text))
         uncertain = tuple(key for key in named if key not in plain_names)
