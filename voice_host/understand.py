@@ -426,6 +426,8 @@ class RecognitionPasses:
         )
         if not worth_checking:
             return Recognised(biased, heard, passes, time.perf_counter() - started, slots=slots, focus=focus)
+        # Here `heard` is the biased pass's own: what a slot or focus pass finds is a repair, so a
+        # costly result from them is confirmed already and never reaches the check.
         first, first_seconds = heard, time.perf_counter() - started
         plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None, beam_size=self.check_beam_size)
         plain_text = repaired_text(plain.text, matcher)[0] if plain.rejected is None else ""
