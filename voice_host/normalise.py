@@ -74,17 +74,19 @@ def _said_once(text: str) -> str:
     return _REPEATED_PHRASE.sub(r"\1", "".join(kept).strip())
 
 
+def _tidy(text: str) -> str:
+    """Plain quotes and dashes, no ellipses, single spaces."""
+    return _SPACES.sub(" ", text.translate(_QUOTES).replace("...", " ").replace("\u2026", " ")).strip()
+
+
 def has_repeats(raw: str) -> bool:
     """Whether Whisper said something more than once back to back (a sign of noise or a loop)."""
-    text = _SPACES.sub(" ", raw.translate(_QUOTES).replace("...", " ").replace("\u2026", " ")).strip()
+    text = _tidy(raw)
     return _said_once(text) != text
 
 
 def _cleanup(text: str) -> str:
-    text = text.translate(_QUOTES)
-    text = text.replace("...", " ").replace("\u2026", " ")
-    text = _SPACES.sub(" ", text).strip()
-    text = _said_once(text)
+    text = _said_once(_tidy(text))
     # Whisper sometimes wraps a short utterance in quotes or brackets.
     return text.strip("\"'[]() ")
 
