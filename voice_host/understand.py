@@ -11,8 +11,9 @@ initial prompt; never numbers). More passes run only when they are needed:
 - a slot pass, when a command's verb was heard but not its argument ("Read the salmon."): Whisper
   decodes the audio again continuing from the verb ("Read E"), so the one word missing is heard in
   the only place it can be; what it fills counts as a repair, so a costly result is confirmed;
-- a focus pass, when the transcript gave the Host nothing to act on: Whisper again with word
-  timestamps, and only the loudest speaker's words kept (the one talking to the laptop, not the room);
+- a focus pass, when a transcript with the game's words in it gave the Host nothing to act on:
+  Whisper again with word timestamps, and only the loudest speaker's words kept (the one talking to
+  the laptop, not the room); what it finds counts as a repair too;
 - a check pass, when the transcript names a suspect in a costly message that would otherwise go
   through: an unbiased pass, and a name only the biased pass produced counts as uncertain. See
 docs/benchmarks.md ("Voice understanding") for the measurements behind these choices.
@@ -189,7 +190,7 @@ class Understander:
 # --- The focus pass --------------------------------------------------------------------------------
 
 #: A word this many dB quieter than the loudest word was someone else in the room, not the person
-#: talking to the Host (measured on the party fixtures: 4, 6 and 8 dB all gave the same gain).
+#: talking to the Host (on the party fixtures 4, 6 and 8 dB gave about the same gain).
 FOCUS_WITHIN_DB = 6.0
 
 
