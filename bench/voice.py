@@ -175,11 +175,7 @@ class Bench:
             got = intent_of(heard.message)
             self._score(ours, fixture, got, expected, heard.message, heard.needs_confirmation, heard.text, said_names)
             recognised = result.recognised
-            slot_seconds = sum(slot.seconds for slot in recognised.slots)
-            slot_seconds += recognised.focus.seconds if recognised.focus else 0.0
-            ours.recognition.append(
-                recognised.transcript.seconds + slot_seconds + (recognised.unbiased.seconds if recognised.unbiased else 0.0)
-            )
+            ours.recognition.append(recognised.recognition_seconds)
             ours.extra_passes += recognised.passes - 1
             reply_seconds = self._answer_seconds(heard)
             if reply_seconds is not None:
@@ -189,8 +185,9 @@ class Bench:
             first_seconds = recognised.first_seconds if recognised.first else result.seconds
             first_got = intent_of(first.message)
             self._score(single, fixture, first_got, expected, first.message, first.needs_confirmation, first.text, said_names)
-            single.recognition.append(recognised.transcript.seconds + slot_seconds)
-            single.extra_passes += len(recognised.slots) + (recognised.focus is not None)
+            check_seconds = recognised.unbiased.seconds if recognised.unbiased else 0.0
+            single.recognition.append(recognised.recognition_seconds - check_seconds)
+            single.extra_passes += recognised.passes - 1 - (recognised.unbiased is not None)
             single_reply = self._answer_seconds(first)
             if single_reply is not None:
                 single.first_audio.append(first_audio_seconds(first_seconds, single_reply))

@@ -203,10 +203,9 @@ def loudest_speaker_text(words: Sequence[HeardWord], within_db: float = FOCUS_WI
 
 
 # The card's own words: a transcript with one of these (or a suspect's name) was meant for the Host.
-_GAME_WORDS = re.compile(
-    r"\b(?:next|save|pass|statements?|lies|answers?|read|give up|yes|no|confront|accuse|exhibits?|e\d{1,2})\b",
-    re.IGNORECASE,
-)
+# The engine's commands, and the words of its other messages.
+_MORE_GAME_WORDS = ("statement", "answer", "confront", "accuse", "exhibits?", r"e\d{1,2}")
+_GAME_WORDS = re.compile(r"\b(?:" + "|".join([*(c.value for c in Command), *_MORE_GAME_WORDS]) + r")\b", re.IGNORECASE)
 
 
 def _has_game_words(heard: Heard, matcher: NamesMatcher) -> bool:
@@ -317,13 +316,27 @@ class Recognised:
 
     transcript: Transcript
     heard: Heard
-    passes: int = 1
     seconds: float = 0.0  # recognition and understanding, all passes
-    unbiased: Transcript | None = None
+    unbiased: Transcript | None = None  # the check pass's transcript, when one ran
     first: Heard | None = None  # what the first pass alone made of it (set when a check ran)
     first_seconds: float = 0.0
     slots: tuple[Transcript, ...] = ()  # the slot pass's transcripts, one per prefix tried
     focus: Transcript | None = None  # the focus pass's transcript (with word levels), when one ran
+
+    @property
+    def transcripts(self) -> tuple[Transcript, ...]:
+        """Every recognition pass that ran, in order: first, slot, focus, check."""
+        later = (*self.slots, self.focus, self.unbiased)
+        return (self.transcript, *(t for t in later if t is not None))
+
+    @property
+    def passes(self) -> int:
+        return len(self.transcripts)
+
+    @property
+    def recognition_seconds(self) -> float:
+        """Time spent in Whisper, all passes (`seconds` adds understanding)."""
+        return sum(t.seconds for t in self.transcripts)
 
 
 def _rejection(transcript: Transcript) -> str | None:
@@ -402,20 +415,17 @@ class RecognitionPasses:
         if self.biasing is Biasing.NONE:
             plain = self.recognizer.transcribe(audio, initial_prompt="", hotwords=None)
             heard = self._understand(plain, classifier, seated)
-            return Recognised(plain, heard, 1, time.perf_counter() - started)
+            return Recognised(plain, heard, time.perf_counter() - started)
         biased = self.recognizer.transcribe(audio, initial_prompt=self.vocabulary.prompt)
         heard = self._understand(biased, classifier, seated)
-        passes = 1
         matcher = self.understander.matcher.with_protected(seated)
         slot_pass = slot_pass_for(heard)
         slots: tuple[Transcript, ...] = ()
         if slot_pass is not None:
             heard, slots = self._fill_slot(audio, slot_pass, heard, classifier, seated)
-            passes += len(slots)
         focus: Transcript | None = None
         if _unusable(heard) and heard.rejected is None and _has_game_words(heard, matcher):
             heard, focus = self._focus(audio, heard, classifier, seated)
-            passes += 1
         message = heard.message
         named = matcher.suspects_named(heard.text) if heard.usable else ()
         worth_checking = (
@@ -426,7 +436,7 @@ class RecognitionPasses:
             and bool(named)
         )
         if not worth_checking:
-            return Recognised(biased, heard, passes, time.perf_counter() - started, slots=slots, focus=focus)
+            return Recognised(biased, heard, time.perf_counter() - started, slots=slots, focus=focus)
         # Here `heard` is the biased pass's own: what a slot or focus pass finds is a repair, so a
         # costly result from them is confirmed already and never reaches the check.
         first, first_seconds = heard, time.perf_counter() - started
@@ -436,4 +446,4 @@ class RecognitionPasses:
         uncertain = tuple(key for key in named if key not in plain_names)
         if uncertain:
             heard = self._understand(biased, classifier, seated, uncertain)
-        return Recognised(biased, heard, passes + 1, time.perf_counter() - started, plain, first, first_seconds, slots, focus)
+        return Recognised(biased, heard, time.perf_counter() - started, plain, first, first_seconds, slots, focus)
