@@ -83,6 +83,7 @@ def test_the_encoder_sees_the_short_window(
         return real_encode(model, features)
 
     monkeypatch.setattr(WhisperModel, "encode", spy)
+    monkeypatch.setattr(tiny_recognizer.model, "_last_encoded", None)  # no earlier test's encoding
     audio = render_speech("Read exhibit seven.")
     windowed = tiny_recognizer.transcribe(audio)
     full = Recognizer(RecognitionOptions(model=WhisperModelName.TINY_EN, window_padding_seconds=None)).transcribe(audio)
@@ -91,17 +92,46 @@ def test_the_encoder_sees_the_short_window(
     assert tiny_recognizer.model.window_frames is None  # only set for the call
 
 
+def test_passes_over_one_utterance_encode_it_once(
+    tiny_recognizer: Recognizer, render_speech: Render, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from faster_whisper import WhisperModel
+
+    encoded: list[int] = []
+    real_encode = WhisperModel.encode
+
+    def spy(model: WhisperModel, features: np.ndarray):  # type: ignore[no-untyped-def]
+        encoded.append(features.shape[-1])
+        return real_encode(model, features)
+
+    monkeypatch.setattr(WhisperModel, "encode", spy)
+    monkeypatch.setattr(tiny_recognizer.model, "_last_encoded", None)
+    audio, other = render_speech("Answers, Cobb."), render_speech("Next.")
+    biased = tiny_recognizer.transcribe(audio, initial_prompt="Lucy Cobb, the kitchen maid.")
+    plain = tiny_recognizer.transcribe(audio, initial_prompt="", beam_size=1)
+    prefixed = tiny_recognizer.transcribe(audio, prefix="Answers")
+    tiny_recognizer.time_words(audio, biased)
+    assert len(encoded) == 1  # the biased pass's encoding served the other three
+    assert "cobb" in _words(biased.text) and _words(plain.text)[:1] == _words(prefixed.text)[:1] == ["answers"]
+    tiny_recognizer.transcribe(other)
+    assert len(encoded) == 2  # new audio, new encoding
+
+
 def test_word_levels_tell_the_near_voice_from_the_room(tiny_recognizer: Recognizer, render_speech: Render) -> None:
     from voice_host.understand import loudest_speaker_text
 
     near = render_speech("Next.", pad=0.1)
     room = 0.1 * render_speech("Read the letter again.", pad=0.1)  # 20 dB quieter
-    transcript = tiny_recognizer.transcribe(np.concatenate([near, room]), word_levels=True)
+    audio = np.concatenate([near, room])
+    heard = tiny_recognizer.transcribe(audio)
+    assert heard.words == ()  # only when asked for
+    transcript = tiny_recognizer.time_words(audio, heard)
+    assert transcript.text == heard.text  # the same words, timed: no second decode
     assert [w.text.strip(".,").lower() for w in transcript.words][:1] == ["next"]
+    assert " ".join(w.text for w in transcript.words) == heard.text.strip()
     assert all(w.start < w.end for w in transcript.words)
     assert transcript.words[0].level_db > max(w.level_db for w in transcript.words[1:]) + 10
     assert loudest_speaker_text(transcript.words).strip(".,") == "Next"
-    assert tiny_recognizer.transcribe(near).words == ()  # only when asked for
 
 
 def test_empty_audio_gives_an_empty_transcript(tiny_recognizer: Recognizer) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pytest
@@ -170,7 +170,7 @@ class ScriptedRecognizer:
     avg_logprob: float = math.log(0.95)
     calls: list[str | None] = field(default_factory=list)
     slots: dict[str, str] = field(default_factory=dict)  # what the slot pass hears, by prefix
-    loud: tuple[tuple[str, float], ...] = ()  # what the focus pass hears: words and their levels (dB)
+    loud: tuple[tuple[str, float], ...] = ()  # the biased words, timed: each with its level (dB)
     beams: list[int | None] = field(default_factory=list)  # the beam asked for, each call
 
     def transcribe(
@@ -179,15 +179,9 @@ class ScriptedRecognizer:
         initial_prompt: str | None = None,
         hotwords: str | None = None,
         prefix: str | None = None,
-        word_levels: bool = False,
         beam_size: int | None = None,
     ) -> Transcript:
         self.beams.append(beam_size)
-        if word_levels:
-            self.calls.append("word levels")
-            words = tuple(HeardWord(text, 0.3 * i, 0.3 * i + 0.3, level) for i, (text, level) in enumerate(self.loud))
-            text = " ".join(word.text for word in words) or self.biased
-            return Transcript(text, text, self.avg_logprob, 0.01, 0.0, 1.0, words=words, initial_prompt=initial_prompt)
         if prefix:
             self.calls.append(f"prefix: {prefix}")
             text = self.slots[prefix]
@@ -204,10 +198,17 @@ class ScriptedRecognizer:
             initial_prompt=initial_prompt or None,
         )
 
+    def time_words(self, audio: object, transcript: Transcript) -> Transcript:
+        self.calls.append("word levels")
+        loud = self.loud or tuple((word, -20.0) for word in transcript.text.split())  # one voice unless told
+        assert [word for word, _ in loud] == transcript.text.split()  # the same words, timed
+        words = tuple(HeardWord(text, 0.3 * i, 0.3 * i + 0.3, level) for i, (text, level) in enumerate(loud))
+        return replace(transcript, words=words)
+
 
 def passes_for(case: Case, recognizer: ScriptedRecognizer, biasing: Biasing) -> RecognitionPasses:
     return RecognitionPasses(
-        recognizer,  # type: ignore[arg-type]  # only transcribe() is used
+        recognizer,  # type: ignore[arg-type]  # only transcribe() and time_words() are used
         Vocabulary.for_suspects(case.suspects),
         Understander(case.suspects),
         biasing,
@@ -342,7 +343,8 @@ def test_what_the_focus_pass_finds_is_confirmed_before_spending(case: Case, game
 
 
 def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=(("Shall", -20.0), ("we", -21.0), ("again?", -22.0)))
+    loud = (("Shall", -20.0), ("we", -21.0), ("read", -21.5), ("it", -21.0), ("again?", -22.0))
+    recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=loud)
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
     assert recognizer.calls[1:] == ["word levels"]
     assert heard.text == "Shall we read it again?" and heard.message is not None

@@ -15,11 +15,12 @@ Guards (each a reason in `Transcript.rejected`, with the raw text kept for diagn
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 import threading
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -85,7 +86,11 @@ class TranscriptSegment:
     avg_logprob: float
     no_speech_prob: float
     compression_ratio: float
-    tokens: int
+    token_ids: tuple[int, ...]  # what Whisper decoded: `Recognizer.time_words` aligns these
+
+    @property
+    def tokens(self) -> int:
+        return len(self.token_ids)
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,7 @@ class Transcript:
     initial_prompt: str | None = None
     hotwords: str | None = None
     model: str = ""
-    words: tuple[HeardWord, ...] = ()  # only when asked for (word_levels=True)
+    words: tuple[HeardWord, ...] = ()  # only when asked for (`Recognizer.time_words`)
 
     @property
     def confidence(self) -> float:
@@ -236,6 +241,9 @@ def is_prompt_echo(text: str, prompt: str | None, min_words: int = 3, min_simila
 # --- the model --------------------------------------------------------------------------------------------
 
 _FRAMES_PER_SECOND = 100  # Whisper's mel frames: a 10 ms hop
+# faster-whisper's defaults: punctuation joined to the word beside it when words are timed.
+_PREPEND_PUNCTUATIONS = "\"'“¿([{-"
+_APPEND_PUNCTUATIONS = "\"'.。,，!！?？:：”)]}、"
 
 
 def word_level_db(audio: Audio, start: float, end: float, min_seconds: float = 0.02) -> float:
@@ -259,20 +267,30 @@ def _windowed_model_class() -> type:
     from faster_whisper import WhisperModel
 
     class WindowedWhisperModel(WhisperModel):  # type: ignore[misc]
-        """faster-whisper's model, whose encoder can be given less than the 30 s window.
+        """faster-whisper's model, whose encoder can be given less than the 30 s window, and which
+        encodes the same features only once.
 
         faster-whisper pads every segment's features to 3000 frames before `encode`; cutting that
         padding back to `window_frames` here is the same as padding the utterance to that length,
-        and CTranslate2's Whisper encoder accepts the shorter input.
+        and CTranslate2's Whisper encoder accepts the shorter input. Every pass over one utterance
+        (biased, slot, check, word timing) encodes the same features: the last encoder output is
+        kept and reused, so a later pass costs only its decoding (the encoder is half of a pass).
         """
 
         window_frames: int | None = None
+        _last_encoded: tuple[bytes, object] | None = None
 
         def encode(self, features: npt.NDArray[np.float32]):  # type: ignore[no-untyped-def]
             frames = self.window_frames
             if frames is not None and features.shape[-1] > frames:
-                features = np.ascontiguousarray(features[..., :frames])
-            return super().encode(features)
+                features = features[..., :frames]
+            features = np.ascontiguousarray(features)
+            key = hashlib.blake2b(features.tobytes(), digest_size=16).digest() + repr(features.shape).encode()
+            if self._last_encoded is not None and self._last_encoded[0] == key:
+                return self._last_encoded[1]
+            encoded = super().encode(features)
+            self._last_encoded = (key, encoded)
+            return encoded
 
     return WindowedWhisperModel
 
@@ -318,14 +336,12 @@ class Recognizer:
         initial_prompt: str | None = None,
         hotwords: str | None = None,
         prefix: str | None = None,
-        word_levels: bool = False,
         beam_size: int | None = None,
     ) -> Transcript:
         """Transcribe one utterance.
 
-        `prefix` makes Whisper continue from those words (they are in the text). `word_levels` also
-        times every word (Whisper's word timestamps, a little slower) and measures how loud it was.
-        `beam_size` overrides the options' for this call.
+        `prefix` makes Whisper continue from those words (they are in the text). `beam_size`
+        overrides the options' for this call.
         """
         options = self.options
         # None: the options' own; "" means none at all (faster-whisper would encode "" as a space).
@@ -354,7 +370,7 @@ class Recognizer:
         with _transcribe_lock:
             self.model.window_frames = window_frames(audio_seconds, options.window_padding_seconds)
             try:
-                segments, words = self._decode(audio, prompt, hot, prefix or None, word_levels, beam_size or options.beam_size)
+                segments = self._decode(audio, prompt, hot, prefix or None, beam_size or options.beam_size)
             finally:
                 self.model.window_frames = None
         seconds = time.perf_counter() - started
@@ -381,12 +397,49 @@ class Recognizer:
             initial_prompt=prompt,
             hotwords=hot,
             model=options.model.value,
-            words=words,
         )
 
+    def time_words(self, audio: Audio, transcript: Transcript) -> Transcript:
+        """The transcript with every word timed and how loud it was (`Transcript.words`).
+
+        Whisper's own word timestamps for the tokens this audio's pass already decoded: one
+        cross-attention alignment on the encoder output that pass left behind, not a second decode
+        (asking `transcribe` for word timestamps decodes again, and twice: 0.5 s more, not 0.05 s).
+        `seconds` becomes the time this took. A rejected or empty transcript comes back as it was.
+        """
+        from faster_whisper.audio import pad_or_trim
+        from faster_whisper.tokenizer import Tokenizer
+        from faster_whisper.transcribe import merge_punctuations
+
+        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+        model = self.model
+        tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=self.options.language)
+        tokens = [t for segment in transcript.segments for t in segment.token_ids if t < tokenizer.eot]
+        if transcript.rejected is not None or not tokens:
+            return transcript
+        started = time.perf_counter()
+        with _transcribe_lock:
+            model.window_frames = window_frames(len(audio) / SAMPLE_RATE, self.options.window_padding_seconds)
+            try:
+                # The features and padding exactly as `transcribe` made them, so the encoder output is
+                # the one kept from that pass. An utterance is one segment (the listener cuts at 15 s).
+                features = model.feature_extractor(audio)
+                content_frames = min(features.shape[-1] - 1, model.feature_extractor.nb_max_frames)
+                encoded = model.encode(pad_or_trim(features[:, :content_frames]))
+                alignment = model.find_alignment(tokenizer, [tokens], encoded, content_frames)[0]
+            finally:
+                model.window_frames = None
+        merge_punctuations(alignment, _PREPEND_PUNCTUATIONS, _APPEND_PUNCTUATIONS)
+        words = tuple(
+            HeardWord(w["word"].strip(), float(w["start"]), float(w["end"]), word_level_db(audio, w["start"], w["end"]))
+            for w in alignment
+            if w["word"].strip()
+        )
+        return replace(transcript, words=words, seconds=time.perf_counter() - started)
+
     def _decode(
-        self, audio: Audio, prompt: str | None, hot: str | None, prefix: str | None, word_levels: bool, beam_size: int
-    ) -> tuple[tuple[TranscriptSegment, ...], tuple[HeardWord, ...]]:
+        self, audio: Audio, prompt: str | None, hot: str | None, prefix: str | None, beam_size: int
+    ) -> tuple[TranscriptSegment, ...]:
         options = self.options
         segments_iter, _info = self.model.transcribe(
             audio,
@@ -401,29 +454,21 @@ class Recognizer:
             initial_prompt=prompt,
             hotwords=hot,
             prefix=prefix,
-            word_timestamps=word_levels,
             without_timestamps=options.without_timestamps,
             max_new_tokens=options.max_new_tokens,
             suppress_blank=options.suppress_blank,
             vad_filter=False,  # the listener has already cut the utterance with Silero
         )
-        decoded = list(segments_iter)
-        segments = tuple(
+        return tuple(
             TranscriptSegment(
                 text=segment.text.strip(),
                 avg_logprob=float(segment.avg_logprob),
                 no_speech_prob=float(segment.no_speech_prob),
                 compression_ratio=float(segment.compression_ratio),
-                tokens=len(segment.tokens),
+                token_ids=tuple(segment.tokens),
             )
-            for segment in decoded
+            for segment in segments_iter
         )
-        words = tuple(
-            HeardWord(word.word.strip(), float(word.start), float(word.end), word_level_db(audio, word.start, word.end))
-            for segment in decoded
-            for word in (segment.words or ())
-        )
-        return segments, words
 
     def _judge(self, raw: str, avg_logprob: float, no_speech: float, compression: float, prompt: str | None) -> Rejection | None:
         options = self.options

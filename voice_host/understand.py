@@ -12,8 +12,8 @@ initial prompt; never numbers). More passes run only when they are needed:
   decodes the audio again continuing from the verb ("Read E"), so the one word missing is heard in
   the only place it can be; what it fills counts as a repair, so a costly result is confirmed;
 - a focus pass, when a transcript with the game's words in it gave the Host nothing to act on:
-  Whisper again with word timestamps, and only the loudest speaker's words kept (the one talking to
-  the laptop, not the room); what it finds counts as a repair too;
+  the biased pass's words timed (Whisper's word alignment, no second decode) and only the loudest
+  speaker's words kept (the one talking to the laptop, not the room); a repair too;
 - a check pass, when the transcript names a suspect in a costly message that would otherwise go
   through: an unbiased pass, and a name only the biased pass produced counts as uncertain. See
 docs/benchmarks.md ("Voice understanding") for the measurements behind these choices.
@@ -321,7 +321,7 @@ class Recognised:
     first: Heard | None = None  # what the first pass alone made of it (set when a check ran)
     first_seconds: float = 0.0
     slots: tuple[Transcript, ...] = ()  # the slot pass's transcripts, one per prefix tried
-    focus: Transcript | None = None  # the focus pass's transcript (with word levels), when one ran
+    focus: Transcript | None = None  # the biased transcript with its words timed, when a focus pass ran
 
     @property
     def transcripts(self) -> tuple[Transcript, ...]:
@@ -390,15 +390,15 @@ class RecognitionPasses:
         return heard, tuple(tried)
 
     def _focus(
-        self, audio: npt.NDArray[np.float32], heard: Heard, classifier: Classifier, seats: tuple[str, ...]
+        self, audio: npt.NDArray[np.float32], biased: Transcript, heard: Heard, classifier: Classifier, seats: tuple[str, ...]
     ) -> tuple[Heard, Transcript]:
-        """Hear it again with word levels and keep only the loudest speaker's words.
+        """Time the biased pass's words, measure how loud each was, and keep only the loudest speaker's.
 
         With other people talking, Whisper writes their words too ("Okay, next, read, the
         experiment."); the person talking to the laptop is the nearest and loudest voice. Used only
         when the whole transcript gave the Host nothing to act on; what it finds is a repair.
         """
-        loud = self.recognizer.transcribe(audio, initial_prompt=self.vocabulary.prompt, word_levels=True)
+        loud = self.recognizer.time_words(audio, biased)
         kept = loudest_speaker_text(loud.words) if loud.rejected is None else ""
         if not kept:
             return heard, loud
@@ -425,7 +425,7 @@ class RecognitionPasses:
             heard, slots = self._fill_slot(audio, slot_pass, heard, classifier, seated)
         focus: Transcript | None = None
         if _unusable(heard) and heard.rejected is None and _has_game_words(heard, matcher):
-            heard, focus = self._focus(audio, heard, classifier, seated)
+            heard, focus = self._focus(audio, biased, heard, classifier, seated)
         message = heard.message
         named = matcher.suspects_named(heard.text) if heard.usable else ()
         worth_checking = (
