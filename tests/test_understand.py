@@ -172,6 +172,8 @@ class ScriptedRecognizer:
     slots: dict[str, str] = field(default_factory=dict)  # what the slot pass hears, by prefix
     loud: tuple[tuple[str, float], ...] = ()  # the biased words, timed: each with its level (dB)
     beams: list[int | None] = field(default_factory=list)  # the beam asked for, each call
+    near: str = ""  # what the near-voice pass hears (the audio it is given is not the utterance's)
+    utterance: object = None  # the first audio given: the utterance itself
 
     def transcribe(
         self,
@@ -182,7 +184,12 @@ class ScriptedRecognizer:
         beam_size: int | None = None,
     ) -> Transcript:
         self.beams.append(beam_size)
-        if prefix:
+        if self.utterance is None:
+            self.utterance = audio
+        if audio is not self.utterance:
+            self.calls.append("near voice")
+            text = self.near
+        elif prefix:
             self.calls.append(f"prefix: {prefix}")
             text = self.slots[prefix]
         else:
@@ -346,7 +353,7 @@ def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) 
     loud = (("Shall", -20.0), ("we", -21.0), ("read", -21.5), ("it", -21.0), ("again?", -22.0))
     recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=loud)
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
-    assert recognizer.calls[1:] == ["word levels"]
+    assert recognizer.calls[1:] == ["word levels", "near voice"]
     assert heard.text == "Shall we read it again?" and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
 
@@ -354,7 +361,31 @@ def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) 
 def test_plain_table_talk_costs_no_focus_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("tea?", -40.0)))
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert result.passes == 1 and result.focus is None and len(recognizer.calls) == 1
+    assert result.focus is None and "word levels" not in recognizer.calls
+    assert recognizer.calls[1:] == ["near voice"] and result.passes == 2  # nothing to act on: one more listen
+
+
+def test_the_near_voice_pass_hears_the_player_over_the_room(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Well, we don't know the fire.", "", near="Next, please.")
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert result.near is not None and result.passes == 2
+    assert result.heard.message is not None and result.heard.message.command is Command.NEXT
+    assert result.heard.transcript == "Next, please."
+    assert any(c.kind is CorrectionKind.FOCUS for c in result.heard.corrections)
+
+
+def test_what_the_near_voice_pass_finds_is_confirmed_before_spending(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("What a lovely fire.", "", near="Keld, where were you at ten?")
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.costly
+    assert heard.needs_confirmation
+
+
+def test_a_usable_message_costs_no_near_voice_pass(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Next.", "", near="Give up.")
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert result.near is None and "near voice" not in recognizer.calls
+    assert result.heard.message is not None and result.heard.message.command is Command.NEXT
 
 
 def test_a_repeated_yes_is_confirmed_before_spending(understander: Understander, game: Game) -> None:
