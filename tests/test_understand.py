@@ -186,9 +186,10 @@ class ScriptedRecognizer:
         self.beams.append(beam_size)
         if self.utterance is None:
             self.utterance = audio
+        avg_logprob = self.avg_logprob
         if audio is not self.utterance:
             self.calls.append("near voice")
-            text = self.near
+            text, avg_logprob = self.near, math.log(0.95)  # the near voice alone is heard clearly
         elif prefix:
             self.calls.append(f"prefix: {prefix}")
             text = self.slots[prefix]
@@ -198,7 +199,7 @@ class ScriptedRecognizer:
         return Transcript(
             text=text,
             raw_text=text,
-            avg_logprob=self.avg_logprob,
+            avg_logprob=avg_logprob,
             no_speech_prob=0.01,
             seconds=0.0,
             audio_seconds=1.0,
@@ -223,6 +224,7 @@ def passes_for(case: Case, recognizer: ScriptedRecognizer, biasing: Biasing) -> 
 
 
 AUDIO = np.zeros(16_000, dtype=np.float32)
+UNSURE = math.log(0.6)  # below the near-voice pass's bar: Whisper was not sure of what it heard
 
 
 def test_a_name_only_the_biased_pass_produced_is_confirmed(case: Case, game: Game) -> None:
@@ -351,7 +353,7 @@ def test_what_the_focus_pass_finds_is_confirmed_before_spending(case: Case, game
 
 def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) -> None:
     loud = (("Shall", -20.0), ("we", -21.0), ("read", -21.5), ("it", -21.0), ("again?", -22.0))
-    recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=loud)
+    recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=loud, avg_logprob=UNSURE)
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
     assert recognizer.calls[1:] == ["word levels", "near voice"]
     assert heard.text == "Shall we read it again?" and heard.message is not None
@@ -359,14 +361,21 @@ def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) 
 
 
 def test_plain_table_talk_costs_no_focus_pass(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("tea?", -40.0)))
+    recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("tea?", -40.0)), avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert result.focus is None and "word levels" not in recognizer.calls
     assert recognizer.calls[1:] == ["near voice"] and result.passes == 2  # nothing to act on: one more listen
 
 
+def test_table_talk_whisper_was_sure_of_costs_no_near_voice_pass(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Shall we have more tea?", "", near="Next.", avg_logprob=math.log(0.95))
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert result.near is None and result.passes == 1
+    assert result.heard.message is not None and result.heard.message.kind is MessageKind.TABLE_TALK
+
+
 def test_the_near_voice_pass_hears_the_player_over_the_room(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("Well, we don't know the fire.", "", near="Next, please.")
+    recognizer = ScriptedRecognizer("Well, we don't know the fire.", "", near="Next, please.", avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert result.near is not None and result.passes == 2
     assert result.heard.message is not None and result.heard.message.command is Command.NEXT
@@ -375,14 +384,14 @@ def test_the_near_voice_pass_hears_the_player_over_the_room(case: Case, game: Ga
 
 
 def test_what_the_near_voice_pass_finds_is_confirmed_before_spending(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("What a lovely fire.", "", near="Keld, where were you at ten?")
+    recognizer = ScriptedRecognizer("What a lovely fire.", "", near="Keld, where were you at ten?", avg_logprob=UNSURE)
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
     assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.costly
     assert heard.needs_confirmation
 
 
 def test_a_usable_message_costs_no_near_voice_pass(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("Next.", "", near="Give up.")
+    recognizer = ScriptedRecognizer("Next.", "", near="Give up.", avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert result.near is None and "near voice" not in recognizer.calls
     assert result.heard.message is not None and result.heard.message.command is Command.NEXT

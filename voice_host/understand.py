@@ -14,8 +14,9 @@ initial prompt; never numbers). More passes run only when they are needed:
 - a focus pass, when a transcript with the game's words in it gave the Host nothing to act on:
   the biased pass's words timed (Whisper's word alignment, no second decode) and only the loudest
   speaker's words kept (the one talking to the laptop, not the room); a repair too;
-- a near-voice pass, when the transcript still gives the Host nothing to act on: Whisper again on the
-  audio with every moment quieter than the nearest voice turned down (`NearVoiceGate`); a repair too;
+- a near-voice pass, when the transcript still gives the Host nothing to act on and Whisper was not
+  sure of it: Whisper again on the audio with every moment quieter than the nearest voice turned
+  down (`NearVoiceGate`); a repair too;
 - a check pass, when the transcript names a suspect in a costly message that would otherwise go
   through: an unbiased pass, and a name only the biased pass produced counts as uncertain. See
 docs/benchmarks.md ("Voice understanding") for the measurements behind these choices.
@@ -359,6 +360,10 @@ class RecognitionPasses:
     # as beam 5 on the fixtures (same intent, no harmful errors) and takes 0.2 s less at p90.
     check_beam_size: int = 1
     near_voice: NearVoiceGate = NearVoiceGate()
+    # A transcript Whisper was this sure of (mean token probability 0.82) is what was said, often
+    # plain table talk: a second listen hears the same. On the fixtures this skipped half the
+    # near-voice passes in clean and room speech and lost nothing anywhere.
+    near_voice_below_logprob: float = -0.2
 
     def _understand(
         self,
@@ -448,7 +453,7 @@ class RecognitionPasses:
         if _unusable(heard) and heard.rejected is None and _has_game_words(heard, matcher):
             heard, focus = self._focus(audio, biased, heard, classifier, seated)
         near: Transcript | None = None
-        if _unusable(heard) and heard.rejected is None:
+        if _unusable(heard) and heard.rejected is None and biased.avg_logprob < self.near_voice_below_logprob:
             heard, near = self._near_voice(audio, heard, classifier, seated)
         message = heard.message
         named = matcher.suspects_named(heard.text) if heard.usable else ()
