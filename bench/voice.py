@@ -1,7 +1,8 @@
 """Voice understanding benchmark: `python bench/voice.py [--conditions clean,room,party] [--limit N]`.
 
 For every spoken fixture in every condition it runs the Host's pipeline (VAD, biased recognition with
-the slot, focus and check passes, normalising, the NAMES matcher, the engine's classifier, the confirmation rule)
+the slot, focus, near-voice and check passes, normalising, the NAMES matcher, the engine's classifier,
+the confirmation rule)
 and, in the same run, a plain baseline (faster-whisper unbiased, the transcript straight to the
 classifier: exact NAMES matching, no repair, never a confirmation). It prints per condition:
 
@@ -51,7 +52,7 @@ class Tally:
     named: int = 0
     names_right: int = 0
     invented: int = 0
-    extra_passes: int = 0  # slot, focus and check passes, over all utterances
+    extra_passes: int = 0  # slot, focus, near-voice and check passes, over all utterances
     recognition: list[float] = field(default_factory=list)
     first_audio: list[float] = field(default_factory=list)
     misses: list[str] = field(default_factory=list)
@@ -287,8 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     bench = Bench(fixtures, args.cache, args.biasing)
     misses: list[str] = []
     print(
-        f"{len(fixtures)} fixtures; host = base b5 int8 (8 s window), biasing {args.biasing}, slot and focus passes, repair,"
-        " NAMES matcher, confirmation; baseline = stock base b5 (30 s window) unbiased, exact NAMES, never confirms"
+        f"{len(fixtures)} fixtures; host = base b5 int8 (8 s window), biasing {args.biasing}, slot, focus and near-voice"
+        " passes, repair, NAMES matcher, confirmation;"
+        " baseline = stock base b5 (30 s window) unbiased, exact NAMES, never confirms"
     )
     for name in args.conditions.split(","):
         condition = Condition(name)
