@@ -115,6 +115,9 @@ def test_passes_over_one_utterance_encode_it_once(
     assert "cobb" in _words(biased.text) and _words(plain.text)[:1] == _words(prefixed.text)[:1] == ["answers"]
     tiny_recognizer.transcribe(other)
     assert len(encoded) == 2  # new audio, new encoding
+    tiny_recognizer.forget_encoding()
+    tiny_recognizer.transcribe(other)
+    assert len(encoded) == 3  # forgotten: encoded again
 
 
 def test_word_levels_tell_the_near_voice_from_the_room(tiny_recognizer: Recognizer, render_speech: Render) -> None:

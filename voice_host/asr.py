@@ -399,6 +399,11 @@ class Recognizer:
             model=options.model.value,
         )
 
+    def forget_encoding(self) -> None:
+        """Drop the kept encoder output, so the next pass encodes its audio (benchmarks time that)."""
+        with _transcribe_lock:
+            self.model._last_encoded = None
+
     def time_words(self, audio: Audio, transcript: Transcript) -> Transcript:
         """The transcript with every word timed and how loud it was (`Transcript.words`).
 
@@ -406,6 +411,7 @@ class Recognizer:
         cross-attention alignment on the encoder output that pass left behind, not a second decode
         (asking `transcribe` for word timestamps decodes again, and twice: 0.5 s more, not 0.05 s).
         `seconds` becomes the time this took. A rejected or empty transcript comes back as it was.
+        For a transcript decoded without a prefix (a prefix's words are not among its tokens).
         """
         from faster_whisper.audio import pad_or_trim
         from faster_whisper.tokenizer import Tokenizer

@@ -424,7 +424,7 @@ class RecognitionPasses:
     ) -> tuple[Heard, Transcript]:
         """Hear it again with only the nearest voice loud, and take what that finds if it is usable.
 
-        On the party fixtures this found 11 of the 155 that the other passes had not (and lost none
+        On the party fixtures this found 12 of the 155 that the other passes had not (and lost none
         on any condition); it costs a decode (the encoder too: the audio is new), only for an
         utterance the Host could not act on.
         """
