@@ -268,8 +268,8 @@ def test_prompt_only_and_no_biasing(case: Case, game: Game) -> None:
 @pytest.mark.parametrize(
     ("heard", "slot_pass"),
     [
-        ("Read the salmon.", SlotPass(("Read E", "Read exhibit"), Slot.EXHIBIT)),
-        ("Okay, read exhibit hide.", SlotPass(("Read exhibit", "Read E"), Slot.EXHIBIT)),
+        ("Read the salmon.", SlotPass(("Read E", "Read exhibit", ""), Slot.EXHIBIT)),
+        ("Okay, read exhibit hide.", SlotPass(("Read exhibit", "Read E", ""), Slot.EXHIBIT)),
         ("Confront Phoebe with the iron.", SlotPass(("Confront Phoebe with E", "Confront Phoebe with exhibit"), Slot.EXHIBIT)),
         ("Confront plight with E3.", SlotPass(("Confront",), Slot.SUSPECT)),
         ("Answers Cobb.", SlotPass(("Answers",), Slot.SUSPECT)),
@@ -313,6 +313,14 @@ def test_the_other_way_to_cite_is_tried_when_the_first_hears_nothing(case: Case,
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert recognizer.calls[1:] == ["prefix: Read E", "prefix: Read exhibit"] and result.passes == 3
     assert result.heard.message is not None and result.heard.message.exhibits == (2,)
+
+
+def test_whisper_unprompted_is_the_last_try_for_a_read(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read the fall.", "3D4.", slots={"Read E": "Read E-fall.", "Read exhibit": "Read default."})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert recognizer.calls[1:] == ["prefix: Read E", "prefix: Read exhibit", None] and result.passes == 4
+    assert result.heard.message is not None and result.heard.message.command is Command.READ
+    assert result.heard.message.exhibits == (4,)
 
 
 def test_a_slot_pass_that_hears_no_argument_changes_nothing(case: Case, game: Game) -> None:

@@ -233,7 +233,10 @@ class Slot(Enum):
 
 @dataclass(frozen=True)
 class SlotPass:
-    """Decode the audio again continuing from each prefix in turn, until one hears the missing word."""
+    """Decode the audio again continuing from each prefix in turn, until one hears the missing word.
+
+    An empty prefix is a plain decode with no prompt and no prefix at all.
+    """
 
     prefixes: tuple[str, ...]
     slot: Slot
@@ -269,7 +272,9 @@ def slot_pass_for(heard: Heard) -> SlotPass | None:
     # "E7" or "exhibit 7": the way the transcript suggests first, then the other.
     citations = ("exhibit", "E") if re.search(r"\bexhibit\b", body, re.IGNORECASE) else ("E", "exhibit")
     if _READ.match(body) and not _fills(heard.message, Slot.EXHIBIT):
-        return SlotPass(tuple(f"Read {citation}" for citation in citations), Slot.EXHIBIT)
+        # Last, unprompted and unprefixed: Whisper alone writes "Read E4" as "3D4" (which the command
+        # repair reads) where the prompted and prefixed decodes made it "the fall" and "E-fall".
+        return SlotPass((*(f"Read {citation}" for citation in citations), ""), Slot.EXHIBIT)
     confront = _CONFRONT_WITH.match(body)
     if confront and heard.message is not None and heard.message.suspect and not _fills(heard.message, Slot.EXHIBIT):
         said = confront.group(1)
