@@ -70,54 +70,47 @@ def test_window_frames_are_the_utterance_plus_padding_capped_at_whisper_s_window
     assert window_frames(1.5, None) is None
 
 
-def test_the_encoder_sees_the_short_window(
-    tiny_recognizer: Recognizer, render_speech: Render, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def encoded_frames(tiny_recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The frame count of every encoder run from here on (none kept from an earlier test)."""
     from faster_whisper import WhisperModel
 
-    seen: list[int] = []
+    frames: list[int] = []
     real_encode = WhisperModel.encode
 
     def spy(model: WhisperModel, features: np.ndarray):  # type: ignore[no-untyped-def]
-        seen.append(features.shape[-1])
+        frames.append(features.shape[-1])
         return real_encode(model, features)
 
     monkeypatch.setattr(WhisperModel, "encode", spy)
-    monkeypatch.setattr(tiny_recognizer.model, "_last_encoded", None)  # no earlier test's encoding
+    tiny_recognizer.forget_encoding()
+    return frames
+
+
+def test_the_encoder_sees_the_short_window(tiny_recognizer: Recognizer, render_speech: Render, encoded_frames: list[int]) -> None:
     audio = render_speech("Read exhibit seven.")
     windowed = tiny_recognizer.transcribe(audio)
     full = Recognizer(RecognitionOptions(model=WhisperModelName.TINY_EN, window_padding_seconds=None)).transcribe(audio)
-    assert seen == [window_frames(len(audio) / 16_000, 8.0), 3000]
+    assert encoded_frames == [window_frames(len(audio) / 16_000, 8.0), 3000]
     assert _words(windowed.text) == _words(full.text) == ["read", "exhibit", "7"]
     assert tiny_recognizer.model.window_frames is None  # only set for the call
 
 
 def test_passes_over_one_utterance_encode_it_once(
-    tiny_recognizer: Recognizer, render_speech: Render, monkeypatch: pytest.MonkeyPatch
+    tiny_recognizer: Recognizer, render_speech: Render, encoded_frames: list[int]
 ) -> None:
-    from faster_whisper import WhisperModel
-
-    encoded: list[int] = []
-    real_encode = WhisperModel.encode
-
-    def spy(model: WhisperModel, features: np.ndarray):  # type: ignore[no-untyped-def]
-        encoded.append(features.shape[-1])
-        return real_encode(model, features)
-
-    monkeypatch.setattr(WhisperModel, "encode", spy)
-    monkeypatch.setattr(tiny_recognizer.model, "_last_encoded", None)
     audio, other = render_speech("Answers, Cobb."), render_speech("Next.")
     biased = tiny_recognizer.transcribe(audio, initial_prompt="Lucy Cobb, the kitchen maid.")
     plain = tiny_recognizer.transcribe(audio, initial_prompt="", beam_size=1)
     prefixed = tiny_recognizer.transcribe(audio, prefix="Answers")
     tiny_recognizer.time_words(audio, biased)
-    assert len(encoded) == 1  # the biased pass's encoding served the other three
+    assert len(encoded_frames) == 1  # the biased pass's encoding served the other three
     assert "cobb" in _words(biased.text) and _words(plain.text)[:1] == _words(prefixed.text)[:1] == ["answers"]
     tiny_recognizer.transcribe(other)
-    assert len(encoded) == 2  # new audio, new encoding
+    assert len(encoded_frames) == 2  # new audio, new encoding
     tiny_recognizer.forget_encoding()
     tiny_recognizer.transcribe(other)
-    assert len(encoded) == 3  # forgotten: encoded again
+    assert len(encoded_frames) == 3  # forgotten: encoded again
 
 
 def test_word_levels_tell_the_near_voice_from_the_room(tiny_recognizer: Recognizer, render_speech: Render) -> None:
