@@ -2,8 +2,13 @@
 
     python -m voice_host.screen.shot OUT.png [--case DIR] [--size 160x48] "Ann, Bob" "Abel, where ..."
 
-Each message after OUT is typed into the game in turn. The PNG is made with `rsvg-convert` (Debian
-package librsvg2-bin) from Textual's SVG screenshot; the font is Fira Code (Debian fonts-firacode).
+Each message after OUT is typed into the game in turn. docs/screen.png was made with
+
+    python -m voice_host.screen.shot docs/screen.png --case tests/cases/frost-fair --size 140x44 \
+        "Ann, Bob, Cy" "Read E4" "Ada, where were you at nine?" "Confront Ada with E3"
+
+The PNG is made with `rsvg-convert` (Debian package librsvg2-bin) from Textual's SVG screenshot; the
+font is Fira Code (Debian fonts-firacode).
 """
 
 from __future__ import annotations
