@@ -146,3 +146,106 @@ def test_native_stderr_keeps_at_most_its_limit(tmp_path: Path) -> None:
         for _ in range(200):  # a stream spinning on a dead server repeats itself for ever
             os.write(2, line)
     assert log.read_bytes() == (line * 200)[:1000]
+
+
+class OnlyOwnRateSounddevice:
+    """A stand-in for sounddevice whose devices open only at their own rate (a laptop's ALSA hw device)."""
+
+    PortAudioError = RuntimeError
+
+    def __init__(self, own_rate: int = 48_000) -> None:
+        self.own_rate = own_rate
+        self.opened: list[tuple[str, int, int]] = []  # kind, rate, block size
+
+    def _check(self, device: object = None, channels: int = 1, dtype: str = "", samplerate: float = 0) -> None:
+        if samplerate != self.own_rate:
+            raise self.PortAudioError("Invalid sample rate")
+
+    check_input_settings = check_output_settings = _check
+
+    def query_devices(self, device: object = None, kind: str = "") -> dict[str, float]:
+        return {"default_samplerate": float(self.own_rate)}
+
+    def _stream(self, kind: str) -> type:
+        fake = self
+
+        class Stream:
+            def __init__(self, samplerate: int, blocksize: int, **_: object) -> None:
+                fake.opened.append((kind, samplerate, blocksize))
+
+            def start(self) -> None:
+                pass
+
+            def abort(self) -> None:
+                pass
+
+            def close(self) -> None:
+                pass
+
+        return Stream
+
+    @property
+    def InputStream(self) -> type:  # noqa: N802  # sounddevice's name
+        return self._stream("input")
+
+    @property
+    def OutputStream(self) -> type:  # noqa: N802
+        return self._stream("output")
+
+
+def _tone(rate: int, seconds: float, hertz: float = 440.0) -> np.ndarray:
+    t = np.arange(int(rate * seconds)) / rate
+    return (0.5 * np.sin(2 * np.pi * hertz * t)).astype(np.float32)
+
+
+def test_a_microphone_that_refuses_16_khz_is_opened_at_its_own_rate_and_converted(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = OnlyOwnRateSounddevice(48_000)
+    monkeypatch.setattr(audio, "sounddevice_module", lambda: fake)
+    capture = Capture(lost_after=60.0)
+    capture.start()
+    assert fake.opened == [("input", 48_000, 1536)]  # 512 blocks of 16 kHz are 1536 samples at 48 kHz
+    tone = _tone(48_000, 1.0)
+    for start in range(0, len(tone), 1536):
+        capture._on_block(tone[start : start + 1536].reshape(-1, 1), 1536, None, NO_STATUS)
+    blocks = []
+    while (block := capture.read(timeout=0.01)) is not None:
+        blocks.append(block)
+    assert all(len(block) == 512 for block in blocks)
+    heard = np.concatenate(blocks)
+    assert abs(len(heard) - 16_000) <= 2 * 512  # a second of audio, less the converter's delay
+    spectrum = np.abs(np.fft.rfft(heard[2000:14000]))
+    assert abs(np.argmax(spectrum) * 16_000 / 12_000 - 440.0) < 3  # still a 440 Hz tone at 16 kHz
+    capture.stop()
+
+
+def test_a_speaker_that_refuses_piper_s_rate_plays_converted_audio(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = OnlyOwnRateSounddevice(44_100)
+    monkeypatch.setattr(audio, "sounddevice_module", lambda: fake)
+    player = Player()
+    player.start()
+    assert fake.opened == [("output", 44_100, 1024)] and player.device_rate == 44_100
+    player.play(_tone(22_050, 0.5))
+    queued = player._buffer[0][0]
+    assert abs(len(queued) - 22_050) <= 2  # half a second at 44.1 kHz
+    player.close()
+    assert not audio._open_streams  # nothing left open to block a device rescan later
+
+
+def test_a_device_that_takes_neither_rate_is_no_device(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = OnlyOwnRateSounddevice(48_000)
+    fake.check_input_settings = fake.check_output_settings = lambda **_: (_ for _ in ()).throw(RuntimeError("no"))  # type: ignore[method-assign]
+    monkeypatch.setattr(audio, "sounddevice_module", lambda: fake)
+    with pytest.raises(audio.NoMicrophoneError):
+        audio.check_microphone()
+    with pytest.raises(audio.NoSpeakerError):
+        audio.check_speaker()
+
+
+def test_a_device_that_takes_16_khz_is_opened_at_16_khz(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = OnlyOwnRateSounddevice(16_000)
+    monkeypatch.setattr(audio, "sounddevice_module", lambda: fake)
+    assert audio.check_microphone() == 16_000
+    capture = Capture()
+    capture.start()
+    assert fake.opened == [("input", 16_000, 512)] and capture._rechunker is None
+    capture.stop()

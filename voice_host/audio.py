@@ -116,25 +116,66 @@ def _close_stream(stream: Any, timeout: float = 1.0) -> None:
         atexit.unregister(sounddevice_module()._exit_handler)
 
 
-def check_microphone(device: int | str | None = None, sample_rate: int = CAPTURE_RATE) -> None:
+def _usable_rate(kind: str, device: int | str | None, wanted: int) -> int | None:
+    """The rate to open a device at: `wanted` if it takes it, else its own default rate (we convert).
+
+    Through PulseAudio or PipeWire any rate works; a laptop's microphone or speaker opened directly
+    (ALSA hw, some USB devices) often takes only 44.1 or 48 kHz. None: the device takes neither.
+    """
     sd = sounddevice_module()
+    check = sd.check_input_settings if kind == "input" else sd.check_output_settings
     try:
-        sd.check_input_settings(device=device, channels=1, dtype="float32", samplerate=sample_rate)
+        check(device=device, channels=1, dtype="float32", samplerate=wanted)
+        return wanted
     except (sd.PortAudioError, ValueError):
-        raise NoMicrophoneError(NO_MICROPHONE) from None
+        pass
+    try:
+        own = int(round(float(sd.query_devices(device, kind)["default_samplerate"])))
+        check(device=device, channels=1, dtype="float32", samplerate=own)
+        return own
+    except (sd.PortAudioError, ValueError, KeyError, TypeError):
+        return None
 
 
-def check_speaker(device: int | str | None = None, sample_rate: int = PLAYBACK_RATE) -> None:
-    sd = sounddevice_module()
-    try:
-        sd.check_output_settings(device=device, channels=1, dtype="float32", samplerate=sample_rate)
-    except (sd.PortAudioError, ValueError):
-        raise NoSpeakerError(NO_SPEAKER) from None
+def check_microphone(device: int | str | None = None, sample_rate: int = CAPTURE_RATE) -> int:
+    """The rate to open the microphone at (`sample_rate`, or its own); NoMicrophoneError if none works."""
+    rate = _usable_rate("input", device, sample_rate)
+    if rate is None:
+        raise NoMicrophoneError(NO_MICROPHONE)
+    return rate
+
+
+def check_speaker(device: int | str | None = None, sample_rate: int = PLAYBACK_RATE) -> int:
+    """The rate to open the speaker at (`sample_rate`, or its own); NoSpeakerError if none works."""
+    rate = _usable_rate("output", device, sample_rate)
+    if rate is None:
+        raise NoSpeakerError(NO_SPEAKER)
+    return rate
+
+
+class Rechunker:
+    """Audio at one rate in, fixed-size blocks at another out (soxr's streaming resampler)."""
+
+    def __init__(self, in_rate: int, out_rate: int, block_size: int) -> None:
+        import soxr
+
+        self._resampler = soxr.ResampleStream(in_rate, out_rate, 1, dtype="float32")
+        self._pending = np.zeros(0, dtype=np.float32)
+        self.block_size = block_size
+
+    def blocks(self, audio: Audio) -> list[Audio]:
+        converted = self._resampler.resample_chunk(np.asarray(audio, dtype=np.float32))
+        self._pending = np.concatenate([self._pending, converted])
+        count = len(self._pending) // self.block_size
+        out = [self._pending[i * self.block_size : (i + 1) * self.block_size].copy() for i in range(count)]
+        self._pending = self._pending[count * self.block_size :]
+        return out
 
 
 class Capture:
     """The microphone: 16 kHz mono float32 blocks, queued by PortAudio's thread, read by the listener.
 
+    A microphone that will not open at 16 kHz is opened at its own rate and converted (`Rechunker`).
     `read()` raises DeviceLostError when the stream dies or no block has come for `lost_after`
     seconds; `reopen()` then tries to get the device back.
     """
@@ -157,6 +198,8 @@ class Capture:
         self._stream: Any = None
         self._failed = threading.Event()
         self._last_block = 0.0
+        self.device_rate = sample_rate  # the rate the device was opened at
+        self._rechunker: Rechunker | None = None
 
     @property
     def block_seconds(self) -> float:
@@ -164,14 +207,16 @@ class Capture:
 
     def start(self) -> None:
         sd = sounddevice_module()
-        check_microphone(self.device, self.sample_rate)
+        self.device_rate = check_microphone(self.device, self.sample_rate)
+        converting = self.device_rate != self.sample_rate
+        self._rechunker = Rechunker(self.device_rate, self.sample_rate, self.block_size) if converting else None
         self._failed.clear()
         try:
             self._stream = sd.InputStream(
                 device=self.device,
                 channels=1,
-                samplerate=self.sample_rate,
-                blocksize=self.block_size,
+                samplerate=self.device_rate,
+                blocksize=round(self.block_size * self.device_rate / self.sample_rate),
                 dtype="float32",
                 callback=self._on_block,
                 finished_callback=self._on_finished,
@@ -187,6 +232,13 @@ class Capture:
         if status.input_overflow:
             self.overflows += 1
         block = np.array(indata[:, 0], dtype=np.float32)
+        if self._rechunker is None:
+            self._queue_block(block)
+        else:
+            for converted in self._rechunker.blocks(block):
+                self._queue_block(converted)
+
+    def _queue_block(self, block: Audio) -> None:
         try:
             self._queue.put_nowait(block)
         except queue.Full:
@@ -251,7 +303,11 @@ class Capture:
 
 
 class Player:
-    """The speaker: a persistent output stream fed from a buffer; `stop()` silences it at once."""
+    """The speaker: a persistent output stream fed from a buffer; `stop()` silences it at once.
+
+    Audio is queued at `sample_rate` (piper's); a speaker that will not open at that rate is opened
+    at its own and each piece is converted as it is queued.
+    """
 
     def __init__(
         self,
@@ -272,15 +328,16 @@ class Player:
         self._idle = threading.Event()
         self._idle.set()
         self._stream: Any = None
+        self.device_rate = sample_rate  # the rate the device was opened at
 
     def start(self) -> None:
         sd = sounddevice_module()
-        check_speaker(self.device, self.sample_rate)
+        self.device_rate = check_speaker(self.device, self.sample_rate)
         try:
             self._stream = sd.OutputStream(
                 device=self.device,
                 channels=1,
-                samplerate=self.sample_rate,
+                samplerate=self.device_rate,
                 blocksize=self.block_size,
                 dtype="float32",
                 callback=self._fill,
@@ -321,8 +378,13 @@ class Player:
             return
         if self.lost and not self._restart():
             return  # still no speaker: the words stay on the screen
+        audio = np.asarray(audio, dtype=np.float32)
+        if self.device_rate != self.sample_rate:
+            import soxr
+
+            audio = soxr.resample(audio, self.sample_rate, self.device_rate).astype(np.float32)
         with self._lock:
-            self._buffer.append((np.asarray(audio, dtype=np.float32), on_start))
+            self._buffer.append((audio, on_start))
             self._idle.clear()
 
     def _restart(self) -> bool:
