@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+import soxr
 
 Audio = npt.NDArray[np.float32]
 CAPTURE_RATE = 16_000
@@ -157,8 +158,6 @@ class Rechunker:
     """Audio at one rate in, fixed-size blocks at another out (soxr's streaming resampler)."""
 
     def __init__(self, in_rate: int, out_rate: int, block_size: int) -> None:
-        import soxr
-
         self._resampler = soxr.ResampleStream(in_rate, out_rate, 1, dtype="float32")
         self._pending = np.zeros(0, dtype=np.float32)
         self.block_size = block_size
@@ -380,8 +379,6 @@ class Player:
             return  # still no speaker: the words stay on the screen
         audio = np.asarray(audio, dtype=np.float32)
         if self.device_rate != self.sample_rate:
-            import soxr
-
             audio = soxr.resample(audio, self.sample_rate, self.device_rate).astype(np.float32)
         with self._lock:
             self._buffer.append((audio, on_start))
