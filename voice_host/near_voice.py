@@ -17,8 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-SAMPLE_RATE = 16_000
-Audio = npt.NDArray[np.float32]
+from voice_host.asr import SAMPLE_RATE, Audio
 
 
 @dataclass(frozen=True)
