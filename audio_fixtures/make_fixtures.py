@@ -18,7 +18,7 @@ import av
 import numpy as np
 
 from audio_fixtures.fixtures import CLEAN_DIR, MANIFEST, SAMPLE_RATE, Audio, Fixture, load_manifest, write_manifest
-from voice_host.casefiles import load_bundled_case
+from voice_host.loop.casefiles import load_bundled_case
 
 SEED = 20261224
 WORDS = {

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.case import load_case  # noqa: E402
 from engine.game import Game  # noqa: E402
-from voice_host.casefiles import bundled_case_dir, read_case_files  # noqa: E402
+from voice_host.loop.casefiles import bundled_case_dir, read_case_files  # noqa: E402
 
 # A scripted night's worth of messages, cycled: questions, confrontations, free commands and table talk.
 SCRIPT = [

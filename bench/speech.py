@@ -33,10 +33,10 @@ if str(ROOT) not in sys.path:
 
 from engine.replies import PartKind, Reply, ReplyPart  # noqa: E402
 from models.locate import WhisperModelName  # noqa: E402
-from voice_host.asr import RecognitionOptions, Recognizer, Transcript  # noqa: E402
-from voice_host.listener import FeedOnlySource, Listener, ListenerSettings, Utterance  # noqa: E402
-from voice_host.tts import Synthesizer  # noqa: E402
-from voice_host.vad import SAMPLE_RATE, SileroVad  # noqa: E402
+from voice_host.ears.asr import RecognitionOptions, Recognizer, Transcript  # noqa: E402
+from voice_host.ears.vad import SAMPLE_RATE, SileroVad  # noqa: E402
+from voice_host.loop.listener import FeedOnlySource, Listener, ListenerSettings, Utterance  # noqa: E402
+from voice_host.mouth.tts import Synthesizer  # noqa: E402
 
 UTTERANCES = (
     "Abel, where were you at ten o'clock?",
@@ -217,7 +217,7 @@ def cold_start_child() -> None:
     """Run in a fresh process: the app's start-up, to the first spoken word; then a recognition."""
     started = float(os.environ["BENCH_SPAWNED_AT"])
     from engine.game import Game
-    from voice_host.casefiles import load_bundled_case
+    from voice_host.loop.casefiles import load_bundled_case
 
     recognizer: list[Recognizer] = []
 

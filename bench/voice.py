@@ -34,10 +34,10 @@ if str(ROOT) not in sys.path:
 
 from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_manifest  # noqa: E402
 from engine.messages import Message  # noqa: E402
-from voice_host.normalise import normalise  # noqa: E402
-from voice_host.understand import Heard  # noqa: E402
+from voice_host.understanding.normalise import normalise  # noqa: E402
+from voice_host.understanding.understand import Heard  # noqa: E402
 
-SEGMENTER_EARLY = 0.2  # voice_host.vad.SegmenterSettings: transcription starts after this much silence
+SEGMENTER_EARLY = 0.2  # voice_host.ears.vad.SegmenterSettings: transcription starts after this much silence
 SEGMENTER_HANGOVER = 0.6  # ... and the utterance ends after this much
 
 
@@ -116,12 +116,12 @@ def first_audio_seconds(understand_seconds: float, reply_seconds: float) -> floa
 class Bench:
     def __init__(self, fixtures: list[Fixture], cache: Path | None, biasing: str) -> None:
         from engine.game import Game
-        from voice_host.asr import RecognitionOptions, Recognizer
-        from voice_host.casefiles import load_bundled_case
-        from voice_host.hear import HearPipeline, fresh_game
-        from voice_host.names import NamesMatcher
-        from voice_host.tts import Synthesizer
-        from voice_host.understand import Biasing
+        from voice_host.cli.hear import HearPipeline, fresh_game
+        from voice_host.ears.asr import RecognitionOptions, Recognizer
+        from voice_host.loop.casefiles import load_bundled_case
+        from voice_host.mouth.tts import Synthesizer
+        from voice_host.understanding.names import NamesMatcher
+        from voice_host.understanding.understand import Biasing
 
         self.case = load_bundled_case()
         self.fixtures = fixtures
@@ -155,7 +155,7 @@ class Bench:
 
     def _line_seconds(self, line: str) -> float:
         """A host line's first sentence from piper (a confirmation needs no engine call)."""
-        from voice_host.tts import HOST, SpeechLine, split_sentences
+        from voice_host.mouth.tts import HOST, SpeechLine, split_sentences
 
         started = time.perf_counter()
         self.synth.synthesize(SpeechLine(HOST, split_sentences(line)[0], 0))
@@ -245,9 +245,9 @@ class Bench:
 def cold_start() -> float:
     """Process start to the first spoken word's audio: case, VAD, whisper, piper, the opening."""
     started = time.perf_counter()
-    from voice_host.casefiles import load_bundled_case
-    from voice_host.hear import HearPipeline
-    from voice_host.tts import Synthesizer
+    from voice_host.cli.hear import HearPipeline
+    from voice_host.loop.casefiles import load_bundled_case
+    from voice_host.mouth.tts import Synthesizer
 
     case = load_bundled_case()
     HearPipeline(case)

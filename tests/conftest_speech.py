@@ -9,8 +9,8 @@ import numpy.typing as npt
 import pytest
 
 from models.locate import WhisperModelName
-from voice_host.asr import RecognitionOptions, Recognizer
-from voice_host.tts import HOST, Synthesizer, VoiceMap, VoiceSettings
+from voice_host.ears.asr import RecognitionOptions, Recognizer
+from voice_host.mouth.tts import HOST, Synthesizer, VoiceMap, VoiceSettings
 
 Audio = npt.NDArray[np.float32]
 Render = Callable[..., Audio]

@@ -8,7 +8,7 @@ from pathlib import Path
 from engine.case import Case
 from engine.game import Game
 from engine.replies import PartKind, Reply
-from voice_host.casefiles import read_case_dir, read_case_files
+from voice_host.loop.casefiles import read_case_dir, read_case_files
 
 FROST_FAIR = Path(__file__).parent / "cases" / "frost-fair"
 FROST_SOURCE = Path(__file__).parent / "cases" / "frost-fair.reveal.txt"

@@ -10,7 +10,7 @@ import pytest
 
 from models.locate import WhisperModelName
 from tests.conftest_speech import Render
-from voice_host.asr import (
+from voice_host.ears.asr import (
     RecognitionOptions,
     Recognizer,
     Rejection,
@@ -19,7 +19,7 @@ from voice_host.asr import (
     load_whisper,
     window_frames,
 )
-from voice_host.tts import Synthesizer
+from voice_host.mouth.tts import Synthesizer
 
 
 def _words(text: str) -> list[str]:
@@ -114,7 +114,7 @@ def test_passes_over_one_utterance_encode_it_once(
 
 
 def test_word_levels_tell_the_near_voice_from_the_room(tiny_recognizer: Recognizer, render_speech: Render) -> None:
-    from voice_host.understand import loudest_speaker_text
+    from voice_host.understanding.understand import loudest_speaker_text
 
     near = render_speech("Next.", pad=0.1)
     room = 0.1 * render_speech("Read the letter again.", pad=0.1)  # 20 dB quieter

@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voice_host import audio
-from voice_host.audio import Capture, DeviceLostError, Player
+from voice_host.ears import audio
+from voice_host.ears.audio import Capture, DeviceLostError, Player
 
 NO_STATUS = types.SimpleNamespace(input_overflow=False)
 

@@ -92,7 +92,7 @@ def test_strict_parsing_rejects_a_broken_reveal(change: tuple[str, str], message
 
 def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "voice_host.cli", *args], input=stdin, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "voice_host.cli.main", *args], input=stdin, capture_output=True, text=True, check=False
     )
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from voice_host.cli import build_parser
+from voice_host.cli.main import build_parser
 
 
 @pytest.mark.parametrize(

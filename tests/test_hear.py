@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_manifest, write_wav
-from voice_host.casefiles import load_bundled_case
+from voice_host.loop.casefiles import load_bundled_case
 
 KEYS = ["file", "heard", "text", "kind", "suspect", "exhibits", "command", "confidence", "confirm"]
 FULL_NAMES = {suspect.key: suspect.name for suspect in load_bundled_case().suspects}
@@ -43,7 +43,7 @@ ROOM = ["u054", "u098"]
 
 def run_hear(paths: list[Path]) -> list[dict[str, object]]:
     result = subprocess.run(
-        [sys.executable, "-m", "voice_host.cli", "hear", "--json", *map(str, paths)],
+        [sys.executable, "-m", "voice_host.cli.main", "hear", "--json", *map(str, paths)],
         capture_output=True,
         text=True,
         timeout=600,
@@ -115,7 +115,7 @@ def test_a_missing_file_is_reported_and_the_rest_still_heard(tmp_path: Path, fix
     good = tmp_path / "next.wav"
     write_wav(good, FixtureAudio(list(fixtures.values())).clean("u000"))
     result = subprocess.run(
-        [sys.executable, "-m", "voice_host.cli", "hear", "--json", str(tmp_path / "absent.wav"), str(good)],
+        [sys.executable, "-m", "voice_host.cli.main", "hear", "--json", str(tmp_path / "absent.wav"), str(good)],
         capture_output=True,
         text=True,
         timeout=600,

@@ -9,7 +9,7 @@ import pytest
 from engine.case import Case, GradePart
 from engine.game import Game
 from engine.replies import PartKind, Reply
-from voice_host.casefiles import load_bundled_case
+from voice_host.loop.casefiles import load_bundled_case
 
 
 @cache

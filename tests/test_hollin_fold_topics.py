@@ -19,7 +19,7 @@ from engine.case import Case, EntryKind, FileEntry
 from engine.game import Game
 from engine.messages import MessageKind
 from engine.replies import PartKind, Reply
-from voice_host.casefiles import load_bundled_case
+from voice_host.loop.casefiles import load_bundled_case
 
 QUESTIONS = Path(__file__).resolve().parents[1] / "spoilers" / "hollin-fold" / "questions.tsv"
 DEFLECT = "DEFLECT"

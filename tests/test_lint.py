@@ -22,8 +22,8 @@ from engine.lint import (
     lint_sources,
     spoken_words,
 )
-from voice_host.casefiles import bundled_case_dir, read_case_files
-from voice_host.cli import main
+from voice_host.cli.main import main
+from voice_host.loop.casefiles import bundled_case_dir, read_case_files
 
 ROOT = Path(__file__).resolve().parents[1]
 REVEAL_TEXT = (ROOT / "spoilers" / "hollin-fold" / "reveal.txt").read_text(encoding="utf-8")

@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from engine.replies import PartKind, Reply, ReplyPart
-from voice_host.audio import DeviceLostError, NoMicrophoneError
-from voice_host.events import MicLevel, MicStatus
-from voice_host.listener import HostVoice, InlineExecutor, Listener, ListenerSettings, Utterance
-from voice_host.tts import SpeechLine, SpokenSentence
-from voice_host.vad import Audio, SegmenterSettings
+from voice_host.ears.audio import DeviceLostError, NoMicrophoneError
+from voice_host.ears.vad import Audio, SegmenterSettings
+from voice_host.loop.events import MicLevel, MicStatus
+from voice_host.loop.listener import HostVoice, InlineExecutor, Listener, ListenerSettings, Utterance
+from voice_host.mouth.tts import SpeechLine, SpokenSentence
 
 RATE = 16_000
 BLOCK = 800  # 50 ms
@@ -403,7 +403,7 @@ def test_a_ledger_only_reply_says_nothing() -> None:
 
 @pytest.mark.parametrize(("value", "expected"), [(0.0, 0.0), (1.0, 1.0), (0.00001, 0.0)])
 def test_input_level_bounds(value: float, expected: float) -> None:
-    from voice_host.listener import input_level
+    from voice_host.loop.listener import input_level
 
     assert input_level(block(value)) == pytest.approx(expected)
 
@@ -416,15 +416,15 @@ def _no_device(self: object) -> None:
 
 
 def _no_speaker(self: object) -> None:
-    from voice_host.audio import NO_SPEAKER, NoSpeakerError
+    from voice_host.ears.audio import NO_SPEAKER, NoSpeakerError
 
     raise NoSpeakerError(NO_SPEAKER)
 
 
 def test_no_microphone_and_no_speaker_means_typed_play(monkeypatch: pytest.MonkeyPatch) -> None:
-    from voice_host import audio
-    from voice_host.audio import AudioUnavailableError
-    from voice_host.listener import open_voice
+    from voice_host.ears import audio
+    from voice_host.ears.audio import AudioUnavailableError
+    from voice_host.loop.listener import open_voice
 
     monkeypatch.setattr(audio.Capture, "start", _no_device)
     monkeypatch.setattr(audio.Player, "start", _no_speaker)
@@ -436,8 +436,8 @@ def test_no_microphone_and_no_speaker_means_typed_play(monkeypatch: pytest.Monke
 
 
 def test_no_microphone_still_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
-    from voice_host import audio
-    from voice_host.listener import open_voice
+    from voice_host.ears import audio
+    from voice_host.loop.listener import open_voice
 
     monkeypatch.setattr(audio.Capture, "start", _no_device)
     monkeypatch.setattr(audio.Player, "start", lambda self: None)
@@ -473,8 +473,8 @@ def test_a_line_in_two_pieces_is_announced_once() -> None:
 
 
 def test_the_mouth_opens_first_and_the_ears_join_shut_while_it_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
-    from voice_host import audio
-    from voice_host.listener import VoiceIO, open_voice
+    from voice_host.ears import audio
+    from voice_host.loop.listener import VoiceIO, open_voice
 
     order: list[str] = []
     playing = threading.Event()
@@ -518,7 +518,7 @@ def test_the_mouth_opens_first_and_the_ears_join_shut_while_it_speaks(monkeypatc
 
 
 def test_a_feed_only_source_drives_the_listener_by_hand() -> None:
-    from voice_host.listener import FeedOnlySource
+    from voice_host.loop.listener import FeedOnlySource
 
     found: list[Utterance[Audio]] = []
     listener: Listener[Audio] = Listener(

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 import pytest
 
-from voice_host.names import NamesMatcher, name_similarity
-from voice_host.normalise import CorrectionKind
+from voice_host.understanding.names import NamesMatcher, name_similarity
+from voice_host.understanding.normalise import CorrectionKind
 
 
 @dataclass(frozen=True)

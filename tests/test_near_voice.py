@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from voice_host.near_voice import SAMPLE_RATE, NearVoiceGate
+from voice_host.ears.near_voice import SAMPLE_RATE, NearVoiceGate
 
 
 def _level_db(audio: np.ndarray) -> float:

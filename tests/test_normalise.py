@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from voice_host.normalise import CorrectionKind, normalise, read_exhibits_leniently, repair_command
+from voice_host.understanding.normalise import CorrectionKind, normalise, read_exhibits_leniently, repair_command
 
 
 @pytest.mark.parametrize(

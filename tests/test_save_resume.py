@@ -114,7 +114,7 @@ def _text_mode(state_dir: Path, stdin: str, *extra: str) -> subprocess.Completed
         [
             sys.executable,
             "-m",
-            "voice_host.cli",
+            "voice_host.cli.main",
             "play",
             "--text",
             "--case",

@@ -17,9 +17,9 @@ from textual.widgets import Digits, Input, OptionList, Static
 from engine.game import Game
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.state import Accusation, GameState, Phase
-from voice_host.casefiles import load_bundled_case, read_case_dir
-from voice_host.events import MicLevel, MicStatus
-from voice_host.journal import Journal
+from voice_host.loop.casefiles import load_bundled_case, read_case_dir
+from voice_host.loop.events import MicLevel, MicStatus
+from voice_host.loop.journal import Journal
 from voice_host.screen.app import LOADING, TableApp
 from voice_host.screen.bigtext import big_text
 from voice_host.screen.driver import TableDriver
@@ -42,7 +42,7 @@ from voice_host.screen.voice import (
     VoiceReady,
 )
 from voice_host.screen.widgets import NightEntry
-from voice_host.understand import Heard
+from voice_host.understanding.understand import Heard
 
 NAMES = {"thwaite": "Abel Thwaite", "joel": "Joel Blamire"}
 CARD_HOUSE = (

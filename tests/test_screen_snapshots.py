@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from engine.game import Game
-from voice_host.casefiles import read_case_dir
+from voice_host.loop.casefiles import read_case_dir
 from voice_host.screen.app import TableApp
 from voice_host.screen.driver import TableDriver
 

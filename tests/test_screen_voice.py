@@ -24,10 +24,10 @@ from engine.game import Game
 from engine.replies import PartKind
 from tests.conftest_speech import Render
 from tests.test_virtual_mic import RATE, STEP, PulseDaemon
-from voice_host.asr import Recognizer
-from voice_host.audio import rescan_devices
-from voice_host.casefiles import read_case_dir
-from voice_host.events import MicLevel, MicStatus
+from voice_host.ears.asr import Recognizer
+from voice_host.ears.audio import rescan_devices
+from voice_host.loop.casefiles import read_case_dir
+from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.screen.app import LOADING, TableApp
 from voice_host.screen.driver import TableDriver
 from voice_host.screen.voice import LockedClassifier, SentenceStarted, Understood, VoiceReady, open_table_voice

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.conftest_speech import Render
-from voice_host.vad import (
+from voice_host.ears.vad import (
     SAMPLE_RATE,
     SegmenterSettings,
     SegmentEvent,
@@ -160,7 +160,7 @@ def test_collector_reset_forgets_a_half_utterance() -> None:
 
 
 def test_silero_hears_rendered_speech_and_not_silence(render_speech: Render) -> None:
-    from voice_host.vad import SileroVad
+    from voice_host.ears.vad import SileroVad
 
     vad = SileroVad()
     silence = np.zeros(SAMPLE_RATE, dtype=np.float32)

@@ -7,9 +7,9 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.replies import Reply
-from voice_host.casefiles import load_bundled_case
-from voice_host.session import HostSession, is_repeat_request
-from voice_host.understand import Heard, Understander
+from voice_host.loop.casefiles import load_bundled_case
+from voice_host.loop.session import HostSession, is_repeat_request
+from voice_host.understanding.understand import Heard, Understander
 
 SEATS = ("Ann", "Ben")
 

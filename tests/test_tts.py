@@ -11,8 +11,8 @@ import pytest
 
 from engine.replies import PartKind, Reply, ReplyPart
 from models.locate import piper_voice_files
-from voice_host.asr import Recognizer
-from voice_host.tts import (
+from voice_host.ears.asr import Recognizer
+from voice_host.mouth.tts import (
     HOST,
     HOST_VOICE,
     SpeechLine,

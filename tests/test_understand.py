@@ -11,10 +11,10 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import Command, MessageKind
-from voice_host.asr import HeardWord, Transcript
-from voice_host.casefiles import load_bundled_case
-from voice_host.normalise import CorrectionKind
-from voice_host.understand import (
+from voice_host.ears.asr import HeardWord, Transcript
+from voice_host.loop.casefiles import load_bundled_case
+from voice_host.understanding.normalise import CorrectionKind
+from voice_host.understanding.understand import (
     Biasing,
     Heard,
     RecognitionPasses,

@@ -22,11 +22,11 @@ import numpy as np
 import pytest
 
 from tests.conftest_speech import Render
-from voice_host.asr import Recognizer, Transcript
-from voice_host.audio import Capture, rescan_devices
-from voice_host.events import MicLevel, MicStatus
-from voice_host.listener import Listener, ListenerSettings, Utterance
-from voice_host.vad import SileroVad
+from voice_host.ears.asr import Recognizer, Transcript
+from voice_host.ears.audio import Capture, rescan_devices
+from voice_host.ears.vad import SileroVad
+from voice_host.loop.events import MicLevel, MicStatus
+from voice_host.loop.listener import Listener, ListenerSettings, Utterance
 
 RATE = 16_000
 STEP = 0.1  # seconds of audio written per step (3,200 bytes)
@@ -176,7 +176,7 @@ def test_speech_through_a_virtual_microphone_is_heard(
 
 
 def test_the_player_plays_through_pulse_and_stops_mid_sentence(virtual_mic: Path) -> None:
-    from voice_host.audio import Player
+    from voice_host.ears.audio import Player
 
     player = Player(device="pulse")
     player.start()
@@ -269,7 +269,7 @@ def test_device_loss_in_this_process(pulse: PulseDaemon, render_speech: Render, 
 def test_devices_lists_the_virtual_microphone(pulse: PulseDaemon, capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 
-    from voice_host.audio import run_devices
+    from voice_host.ears.audio import run_devices
 
     assert run_devices(argparse.Namespace()) == 0
     out = capsys.readouterr().out

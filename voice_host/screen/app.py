@@ -28,7 +28,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.state import GameState
-from voice_host.events import MicLevel, MicStatus
+from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.screen.driver import Exchange, TableDriver
 from voice_host.screen.house import house_plan
 from voice_host.screen.views import Evidence, find_sentence, full_state_view, ledger_view, plain_taken_as
@@ -54,8 +54,8 @@ from voice_host.screen.widgets import (
 )
 
 if TYPE_CHECKING:
-    from voice_host.session import SessionOutput
-    from voice_host.understand import Heard
+    from voice_host.loop.session import SessionOutput
+    from voice_host.understanding.understand import Heard
 
 NO_VOICE = MicLevel(MicStatus.OFF, detail="Typed play: type each message below.")
 LOADING = MicLevel(MicStatus.THINKING, detail="Loading the speech models; type meanwhile.")
@@ -337,7 +337,7 @@ class TableApp(App[int]):
 
     @on(VoiceReady)
     def _voice_ready(self, event: VoiceReady) -> None:
-        from voice_host.tts import spoken_text
+        from voice_host.mouth.tts import spoken_text
 
         self.voice = event.io
         self.spoken_form = spoken_text
@@ -490,8 +490,8 @@ def run_screen(args: argparse.Namespace) -> int:
     """Load the case, start (or resume) the game and run the table screen until the table quits."""
     from engine.case import REFUSAL, CaseError
     from engine.game import Game
-    from voice_host.casefiles import case_dir_or_bundled, read_case_dir
-    from voice_host.journal import Journal, default_state_dir
+    from voice_host.loop.casefiles import case_dir_or_bundled, read_case_dir
+    from voice_host.loop.journal import Journal, default_state_dir
 
     try:
         case = read_case_dir(case_dir_or_bundled(args.case))
@@ -510,7 +510,7 @@ def run_screen(args: argparse.Namespace) -> int:
     driver = TableDriver(game, journal, resume)
     if args.no_voice:
         return TableApp(driver).run() or 0
-    from voice_host.audio import native_stderr_to
+    from voice_host.ears.audio import native_stderr_to
 
     classifier = LockedClassifier(game, driver.lock)
     app = TableApp(

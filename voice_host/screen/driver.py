@@ -12,13 +12,13 @@ from typing import TYPE_CHECKING
 
 from engine.replies import Reply
 from engine.state import GameState
+from voice_host.loop.session import HostSession, SessionOutput, describe
 from voice_host.screen.views import ExhibitView, plain_taken_as
-from voice_host.session import HostSession, SessionOutput, describe
 
 if TYPE_CHECKING:
     from engine.game import Game
-    from voice_host.journal import Journal
-    from voice_host.understand import Heard
+    from voice_host.loop.journal import Journal
+    from voice_host.understanding.understand import Heard
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_intermixed_args(argv)
 
     from engine.game import Game
-    from voice_host.casefiles import case_dir_or_bundled, read_case_dir
+    from voice_host.loop.casefiles import case_dir_or_bundled, read_case_dir
 
     case = read_case_dir(case_dir_or_bundled(args.case))
     width, height = (int(n) for n in args.size.lower().split("x"))

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 from engine.messages import Message as GameMessage
-from voice_host.events import MicLevel
+from voice_host.loop.events import MicLevel
 
 if TYPE_CHECKING:
     from engine.case import Case
     from engine.game import Game
-    from voice_host.asr import Recognizer
-    from voice_host.listener import Utterance, VoiceIO
-    from voice_host.tts import SpeechLine
-    from voice_host.understand import Heard
-    from voice_host.vad import Audio
+    from voice_host.ears.asr import Recognizer
+    from voice_host.ears.vad import Audio
+    from voice_host.loop.listener import Utterance, VoiceIO
+    from voice_host.mouth.tts import SpeechLine
+    from voice_host.understanding.understand import Heard
 
 
 class MicChanged(Message):
@@ -93,9 +93,9 @@ def open_table_voice(
     defaults to whisper with the measured best options; the devices to the system's defaults.
     """
     try:
-        from voice_host.asr import RecognitionOptions, Recognizer
-        from voice_host.listener import open_voice
-        from voice_host.understand import RecognitionPasses, Understander, Vocabulary
+        from voice_host.ears.asr import RecognitionOptions, Recognizer
+        from voice_host.loop.listener import open_voice
+        from voice_host.understanding.understand import RecognitionPasses, Understander, Vocabulary
 
         understander = Understander(case.suspects)
         passes = RecognitionPasses(

@@ -10,7 +10,7 @@ from textual.widgets import Digits, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.replies import PartKind, Reply, ReplyPart
-from voice_host.events import HeardUtterance, MicLevel, MicStatus
+from voice_host.loop.events import HeardUtterance, MicLevel, MicStatus
 from voice_host.screen.bigtext import big_text
 from voice_host.screen.views import (
     ExhibitView,

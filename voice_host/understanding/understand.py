@@ -33,9 +33,9 @@ from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
 from engine.messages import Command, Message, MessageKind
-from voice_host.names import NamesMatcher, SuspectNames
-from voice_host.near_voice import NearVoiceGate
-from voice_host.normalise import (
+from voice_host.ears.near_voice import NearVoiceGate
+from voice_host.understanding.names import NamesMatcher, SuspectNames
+from voice_host.understanding.normalise import (
     Correction,
     CorrectionKind,
     has_repeats,
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
-    from voice_host.asr import HeardWord, Recognizer, Transcript
+    from voice_host.ears.asr import HeardWord, Recognizer, Transcript
 
 
 class Classifier(Protocol):

@@ -32,10 +32,10 @@ from typing import Any, Generic, Protocol, TypeVar
 import numpy as np
 
 from engine.replies import Reply
-from voice_host.audio import MICROPHONE_LOST, AudioUnavailableError, DeviceLostError
-from voice_host.events import MicLevel, MicStatus
-from voice_host.tts import SpeechLine, SpokenSentence
-from voice_host.vad import Audio, SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
+from voice_host.ears.audio import MICROPHONE_LOST, AudioUnavailableError, DeviceLostError
+from voice_host.ears.vad import Audio, SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
+from voice_host.loop.events import MicLevel, MicStatus
+from voice_host.mouth.tts import SpeechLine, SpokenSentence
 
 T = TypeVar("T")
 
@@ -541,9 +541,9 @@ def open_voice(
     yet), then `prepare_ears()` runs (load whisper there, while the Host talks), then the microphone
     opens, shut until the Host stops. Without them, `understand` must be ready to use.
     """
-    from voice_host.audio import Capture, Player, check_microphone
-    from voice_host.tts import Synthesizer, VoiceConfigError, default_voice_map, load_voice_map
-    from voice_host.vad import SileroVad
+    from voice_host.ears.audio import Capture, Player, check_microphone
+    from voice_host.ears.vad import SileroVad
+    from voice_host.mouth.tts import Synthesizer, VoiceConfigError, default_voice_map, load_voice_map
 
     problems: list[str] = []
     player: Player | None = None

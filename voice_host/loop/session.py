@@ -16,8 +16,8 @@ from typing import Protocol
 from engine.messages import Command, Message, MessageKind
 from engine.replies import Reply
 from engine.state import GameState
-from voice_host.events import HeardUtterance
-from voice_host.understand import Heard
+from voice_host.loop.events import HeardUtterance
+from voice_host.understanding.understand import Heard
 
 
 class GameLike(Protocol):

@@ -10,7 +10,7 @@ from pathlib import Path
 from engine.case import NOTICE_FILE, REFUSAL, CaseError, parse_notice
 from engine.caseformat import CaseFormatError
 from engine.seal import seal_part, sha256_hex, split_reveal
-from voice_host.casefiles import case_dir_or_bundled, read_case_dir, read_case_files
+from voice_host.loop.casefiles import case_dir_or_bundled, read_case_dir, read_case_files
 
 
 def run_verify(args: argparse.Namespace) -> int:

@@ -18,8 +18,9 @@ import numpy as np
 
 from engine.case import Case
 from engine.game import Game
-from voice_host.asr import RecognitionOptions, Recognizer
-from voice_host.understand import (
+from voice_host.ears.asr import RecognitionOptions, Recognizer
+from voice_host.ears.vad import SAMPLE_RATE, Audio
+from voice_host.understanding.understand import (
     Biasing,
     Heard,
     Recognised,
@@ -27,7 +28,6 @@ from voice_host.understand import (
     Understander,
     Vocabulary,
 )
-from voice_host.vad import SAMPLE_RATE, Audio
 
 #: The table a fresh diagnostic game is seated with (plain names, none of them a suspect's).
 DIAGNOSTIC_SEATS = ("Ann", "Ben")
@@ -84,13 +84,13 @@ class HearPipeline:
         self.use_vad = use_vad
         self._vad = None
         if use_vad:
-            from voice_host.vad import SileroVad
+            from voice_host.ears.vad import SileroVad
 
             self._vad = SileroVad()
 
     def utterances(self, audio: Audio) -> list[Audio]:
         """Cut the audio into utterances exactly as the live listener does."""
-        from voice_host.listener import InlineExecutor, Listener, Utterance
+        from voice_host.loop.listener import InlineExecutor, Listener, Utterance
 
         assert self._vad is not None
         found: list[Audio] = []
@@ -149,7 +149,7 @@ def _readable(file: str, row: dict[str, object]) -> str:
 def run_hear(args: argparse.Namespace) -> int:
     from engine.case import CaseError
     from models.locate import ModelError
-    from voice_host.casefiles import load_bundled_case, read_case_dir
+    from voice_host.loop.casefiles import load_bundled_case, read_case_dir
 
     try:
         case = read_case_dir(args.case) if getattr(args, "case", None) else load_bundled_case()

@@ -65,30 +65,30 @@ def main(argv: list[str] | None = None) -> int:
     command = args.command or "play"
     if command == "play":
         if getattr(args, "text", False):
-            from voice_host.text_mode import run_text
+            from voice_host.cli.text_mode import run_text
 
             return run_text(args)
         from voice_host.screen.app import run_screen
 
         return run_screen(args)
     if command == "verify":
-        from voice_host.case_tools import run_verify
+        from voice_host.cli.case_tools import run_verify
 
         return run_verify(args)
     if command == "lint":
-        from voice_host.case_tools import run_lint
+        from voice_host.cli.case_tools import run_lint
 
         return run_lint(args)
     if command == "seal":
-        from voice_host.case_tools import run_seal
+        from voice_host.cli.case_tools import run_seal
 
         return run_seal(args)
     if command == "hear":
-        from voice_host.hear import run_hear
+        from voice_host.cli.hear import run_hear
 
         return run_hear(args)
     if command == "devices":
-        from voice_host.audio import run_devices
+        from voice_host.ears.audio import run_devices
 
         return run_devices(args)
     raise AssertionError(command)

@@ -19,7 +19,7 @@ from typing import Protocol
 import jellyfish
 from rapidfuzz import fuzz
 
-from voice_host.normalise import Correction, CorrectionKind, Normalised
+from voice_host.understanding.normalise import Correction, CorrectionKind, Normalised
 
 
 class SuspectNames(Protocol):

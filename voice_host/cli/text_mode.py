@@ -14,8 +14,8 @@ from engine.case import REFUSAL, CaseError
 from engine.game import Game
 from engine.replies import Reply
 from engine.save import BEGIN, END
-from voice_host.casefiles import case_dir_or_bundled, read_case_dir
-from voice_host.journal import Journal, default_state_dir, replay
+from voice_host.loop.casefiles import case_dir_or_bundled, read_case_dir
+from voice_host.loop.journal import Journal, default_state_dir, replay
 
 
 def messages_from(lines: Iterable[str]) -> Iterator[str]:

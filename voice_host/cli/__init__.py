@@ -1,0 +1,1 @@
+"""The `third-carol` command and its subcommands (text mode, hear, lint/seal/verify). On top of everything."""

@@ -1,0 +1,1 @@
+"""Mouth: sound out. What the Host says aloud, in whose voice, synthesised with piper."""
