@@ -13,7 +13,8 @@ from engine.replies import PartKind, Reply, ReplyPart
 from voice_host.ears.audio import DeviceLostError, NoMicrophoneError
 from voice_host.ears.vad import Audio, SegmenterSettings
 from voice_host.loop.events import MicLevel, MicStatus
-from voice_host.loop.listener import HostVoice, InlineExecutor, Listener, ListenerSettings, Utterance
+from voice_host.loop.listener import InlineExecutor, Listener, ListenerSettings, Utterance
+from voice_host.mouth.host_voice import HostVoice
 from voice_host.mouth.tts import SpeechLine, SpokenSentence
 
 RATE = 16_000
@@ -424,7 +425,7 @@ def _no_speaker(self: object) -> None:
 def test_no_microphone_and_no_speaker_means_typed_play(monkeypatch: pytest.MonkeyPatch) -> None:
     from voice_host.ears import audio
     from voice_host.ears.audio import AudioUnavailableError
-    from voice_host.loop.listener import open_voice
+    from voice_host.screen.voice_io import open_voice
 
     monkeypatch.setattr(audio.Capture, "start", _no_device)
     monkeypatch.setattr(audio.Player, "start", _no_speaker)
@@ -437,7 +438,7 @@ def test_no_microphone_and_no_speaker_means_typed_play(monkeypatch: pytest.Monke
 
 def test_no_microphone_still_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
     from voice_host.ears import audio
-    from voice_host.loop.listener import open_voice
+    from voice_host.screen.voice_io import open_voice
 
     monkeypatch.setattr(audio.Capture, "start", _no_device)
     monkeypatch.setattr(audio.Player, "start", lambda self: None)
@@ -474,7 +475,7 @@ def test_a_line_in_two_pieces_is_announced_once() -> None:
 
 def test_the_mouth_opens_first_and_the_ears_join_shut_while_it_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
     from voice_host.ears import audio
-    from voice_host.loop.listener import VoiceIO, open_voice
+    from voice_host.screen.voice_io import VoiceIO, open_voice
 
     order: list[str] = []
     playing = threading.Event()

@@ -90,20 +90,17 @@ class HearPipeline:
 
     def utterances(self, audio: Audio) -> list[Audio]:
         """Cut the audio into utterances exactly as the live listener does."""
-        from voice_host.loop.listener import InlineExecutor, Listener, Utterance
+        from voice_host.loop.listener import FeedOnlySource, InlineExecutor, Listener, Utterance
 
         assert self._vad is not None
         found: list[Audio] = []
-
-        class _FileSource:
-            sample_rate = SAMPLE_RATE
 
         def keep(utterance: Utterance[Audio]) -> None:
             found.append(utterance.audio)
 
         self._vad.reset()
         listener: Listener[Audio] = Listener(
-            _FileSource(),  # type: ignore[arg-type]  # feed() only reads sample_rate
+            FeedOnlySource(SAMPLE_RATE),
             self._vad,
             understand=lambda chunk: chunk,
             on_utterance=keep,

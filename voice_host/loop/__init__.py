@@ -1,3 +1,3 @@
 """The loop: one night at the table. The listener (utterances in, understood), the session (confirm before
 spending), the journal, the case files on disk and the events the screen shows. Imports from ears,
-understanding, mouth and engine."""
+understanding and engine."""

@@ -1,5 +1,4 @@
-"""The voice loop: microphone -> Silero -> segmenter -> (early) understanding -> the app; and the Host's
-mouth, which keeps the microphone shut while it talks.
+"""Listening: microphone -> Silero -> segmenter -> (early) understanding -> the app.
 
 `Listener` reads blocks from an audio source on its own thread. When a pause after speech reaches
 `early_seconds` it starts understanding the utterance at once (on a single worker), and throws that
@@ -7,21 +6,18 @@ result away if speech resumes; when the hangover runs out the early result is us
 silence and transcribing overlap. `understand` is the app's function from audio to whatever it needs
 (a Transcript, or the whole understood message): everything it does overlaps the hangover.
 
-Turn-taking: while the Host speaks, and for a short tail after, blocks are thrown away (the Host never
-hears itself). Mute throws them away too. A lost device pauses the loop; it retries until the device
-returns, and the game's state, which lives elsewhere, is untouched.
+Turn-taking: while the Host speaks (the mouth calls `begin_speaking` / `end_speaking`), and for a
+short tail after, blocks are thrown away (the Host never hears itself). Mute throws them away too. A
+lost device pauses the loop; it retries until the device returns, and the game's state, which lives
+elsewhere, is untouched.
 
-`HostVoice` speaks replies sentence by sentence through a player, tells the listener when it starts
-and stops, can be stopped mid-sentence, and can repeat the last reply.
-
-Everything reports `MicLevel` statuses through one callback (called from background threads: a
-screen should hand them to its own thread).
+It reports `MicLevel` statuses through one callback (called from background threads: a screen should
+hand them to its own thread).
 """
 
 from __future__ import annotations
 
 import math
-import queue
 import threading
 import time
 from collections.abc import Callable
@@ -31,11 +27,9 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
-from engine.replies import Reply
 from voice_host.ears.audio import MICROPHONE_LOST, AudioUnavailableError, DeviceLostError
 from voice_host.ears.vad import Audio, SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
 from voice_host.loop.events import MicLevel, MicStatus
-from voice_host.mouth.tts import SpeechLine, SpokenSentence
 
 T = TypeVar("T")
 
@@ -337,255 +331,3 @@ class Listener(Generic[T]):
                 return
             self._status = level
             self.on_status(level)
-
-
-# --- the Host's mouth ---------------------------------------------------------------------------------
-
-
-class AudioSink(Protocol):
-    """What the Host speaks into: `Player`, or a fake in tests."""
-
-    sample_rate: int
-
-    def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None: ...
-
-    def stop(self) -> None: ...
-
-    def wait(self, timeout: float | None = None) -> bool: ...
-
-
-class SentenceMaker(Protocol):
-    def stream(self, reply: Reply) -> Any: ...
-
-
-class HostVoice:
-    """Speaks replies in order on its own thread; `stop()` silences it mid-sentence; `repeat()` again."""
-
-    def __init__(
-        self,
-        synthesizer: SentenceMaker,
-        player: AudioSink,
-        listener: Listener[Any] | None = None,
-        on_first_audio: Callable[[Reply, float], None] | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        on_sentence: Callable[[SpeechLine], None] | None = None,
-    ) -> None:
-        self.synthesizer = synthesizer
-        self.on_sentence = on_sentence
-        self.player = player
-        self.listener = listener
-        self.on_first_audio = on_first_audio
-        self.clock = clock
-        self.last_spoken: Reply | None = None
-        self.failures: list[Exception] = []  # replies that could not be spoken (they stay on screen)
-        self._jobs: queue.Queue[Reply | None] = queue.Queue()
-        self._generation = 0  # bumped by stop(): sentences of an older generation are not played
-        self._speaking = False  # a reply is being spoken (the listener, if any, is shut)
-        self._lock = threading.Lock()
-        self._idle = threading.Event()
-        self._idle.set()
-        self._thread = threading.Thread(target=self._run, name="host-voice", daemon=True)
-        self._thread.start()
-
-    def say(self, reply: Reply) -> None:
-        """Speak a reply after any still being spoken (a reply with nothing to say is skipped)."""
-        if not reply.spoken_parts:
-            return
-        with self._lock:
-            self._idle.clear()
-            self._jobs.put(reply)
-
-    def repeat(self) -> bool:
-        """Say the last spoken reply again; False when nothing has been said yet."""
-        if self.last_spoken is None:
-            return False
-        self.say(self.last_spoken)
-        return True
-
-    def stop(self) -> None:
-        """Silence now: the current sentence stops mid-word and queued replies are dropped."""
-        with self._lock:
-            self._generation += 1
-            while True:
-                try:
-                    self._jobs.get_nowait()
-                except queue.Empty:
-                    break
-        self.player.stop()
-
-    def wait_idle(self, timeout: float | None = None) -> bool:
-        return self._idle.wait(timeout)
-
-    def close(self) -> None:
-        self.stop()
-        self._jobs.put(None)
-        self._thread.join(timeout=5)
-
-    def _run(self) -> None:
-        while True:
-            reply = self._jobs.get()
-            if reply is None:
-                return
-            with self._lock:
-                generation = self._generation
-            try:
-                self._speak(reply, generation)
-            except Exception as error:  # a voice that fails loses this reply's sound, never the mouth
-                self.failures.append(error)
-            with self._lock:
-                if self._jobs.empty():
-                    self._idle.set()
-
-    def _announcer(self, line: SpeechLine) -> Callable[[], None] | None:
-        on_sentence = self.on_sentence
-        if on_sentence is None:
-            return None
-        return lambda: on_sentence(line)
-
-    def attach_listener(self, listener: Listener[Any]) -> None:
-        """Give the mouth its ears later (they load while the Host reads the opening)."""
-        with self._lock:
-            self.listener = listener
-            if self._speaking:
-                listener.begin_speaking()
-
-    def _speak(self, reply: Reply, generation: int) -> None:
-        with self._lock:
-            self._speaking = True
-            if self.listener is not None:
-                self.listener.begin_speaking()
-        started = self.clock()
-        first = True
-        try:
-            self.last_spoken = reply
-            sentence: SpokenSentence
-            for sentence in self.synthesizer.stream(reply):
-                if self._generation != generation:
-                    break
-                self.player.play(sentence.audio, self._announcer(sentence.line) if sentence.piece == 0 else None)
-                if first and self.on_first_audio is not None:
-                    self.on_first_audio(reply, self.clock() - started)
-                first = False
-            if self._generation == generation:
-                self.player.wait()
-        finally:
-            with self._lock:
-                self._speaking = False
-                if self.listener is not None:
-                    self.listener.end_speaking()
-
-
-# --- the whole voice side, as the screen uses it ----------------------------------------------------
-
-
-class VoiceIO(Generic[T]):
-    """Ears and mouth together: say / stop / toggle_mute / repeat / close, all returning at once.
-
-    Either half may be missing (no microphone: typed questions, spoken replies; no speaker: spoken
-    questions, replies on screen only); `problems` holds the plain sentences saying so.
-    """
-
-    def __init__(
-        self,
-        listener: Listener[T] | None,
-        voice: HostVoice | None,
-        player: Any = None,
-        problems: tuple[str, ...] = (),
-    ) -> None:
-        self.listener = listener
-        self.voice = voice
-        self.player = player
-        self.problems = problems
-
-    def say(self, reply: Reply) -> None:
-        if self.voice is not None:
-            self.voice.say(reply)
-
-    def stop(self) -> None:
-        if self.voice is not None:
-            self.voice.stop()
-
-    def repeat(self) -> bool:
-        return self.voice.repeat() if self.voice is not None else False
-
-    def toggle_mute(self) -> bool:
-        return self.listener.toggle_mute() if self.listener is not None else True
-
-    def close(self) -> None:
-        if self.voice is not None:
-            self.voice.close()
-        if self.listener is not None:
-            self.listener.stop()
-        if self.player is not None:
-            self.player.close()
-
-
-def open_voice(
-    understand: Callable[[Audio], T],
-    on_utterance: Callable[[Utterance[T]], None],
-    on_status: Callable[[MicLevel], None],
-    suspect_keys: tuple[str, ...],
-    on_sentence: Callable[[SpeechLine], None] | None = None,
-    input_device: int | str | None = None,
-    output_device: int | str | None = None,
-    on_speaker_ready: Callable[[VoiceIO[T]], None] | None = None,
-    prepare_ears: Callable[[], None] | None = None,
-) -> VoiceIO[T]:
-    """Open the speaker and the microphone, load piper and Silero, and start listening.
-
-    Slow (models load): call it off the UI thread. Raises AudioUnavailableError (a plain sentence)
-    only when there is neither a microphone nor a speaker: then the table plays by typing.
-
-    For the first word as soon as possible on 2 cores, the mouth comes first: `on_speaker_ready(io)`
-    is called once piper is loaded (the app may say the opening at once; the microphone is not open
-    yet), then `prepare_ears()` runs (load whisper there, while the Host talks), then the microphone
-    opens, shut until the Host stops. Without them, `understand` must be ready to use.
-    """
-    from voice_host.ears.audio import Capture, Player, check_microphone
-    from voice_host.ears.vad import SileroVad
-    from voice_host.mouth.tts import Synthesizer, VoiceConfigError, default_voice_map, load_voice_map
-
-    problems: list[str] = []
-    player: Player | None = None
-    try:
-        speaker = Player(device=output_device)
-        speaker.start()
-        player = speaker
-    except AudioUnavailableError as error:
-        problems.append(str(error))
-    if player is None:
-        try:
-            check_microphone(input_device)
-        except AudioUnavailableError as error:
-            on_status(MicLevel(MicStatus.UNAVAILABLE, detail=str(error)))
-            raise AudioUnavailableError(" ".join([*problems, str(error)])) from None
-
-    voice: HostVoice | None = None
-    if player is not None:
-        try:
-            voices = load_voice_map(suspect_keys)
-        except VoiceConfigError as error:
-            problems.append(f"{error} Using the built-in voices.")
-            voices = default_voice_map(suspect_keys)
-        synthesizer = Synthesizer(voices, output_rate=player.sample_rate)
-        synthesizer.preload()
-        voice = HostVoice(synthesizer, player, None, on_sentence=on_sentence)
-    io: VoiceIO[T] = VoiceIO(None, voice, player, tuple(problems))
-    if on_speaker_ready is not None and voice is not None:
-        on_speaker_ready(io)
-    if prepare_ears is not None:
-        prepare_ears()
-
-    try:
-        ears: Listener[T] = Listener(Capture(device=input_device), SileroVad(), understand, on_utterance, on_status)
-        ears.start()
-        io.listener = ears
-        if voice is not None:
-            voice.attach_listener(ears)
-    except AudioUnavailableError as error:
-        problems.append(str(error))
-        on_status(MicLevel(MicStatus.UNAVAILABLE, detail=str(error)))
-        if player is None:
-            raise AudioUnavailableError(" ".join(problems)) from None
-    io.problems = tuple(problems)
-    return io

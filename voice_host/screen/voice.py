@@ -22,8 +22,9 @@ if TYPE_CHECKING:
     from engine.game import Game
     from voice_host.ears.asr import Recognizer
     from voice_host.ears.vad import Audio
-    from voice_host.loop.listener import Utterance, VoiceIO
+    from voice_host.loop.listener import Utterance
     from voice_host.mouth.tts import SpeechLine
+    from voice_host.screen.voice_io import VoiceIO
     from voice_host.understanding.understand import Heard
 
 
@@ -94,7 +95,7 @@ def open_table_voice(
     """
     try:
         from voice_host.ears.asr import RecognitionOptions, Recognizer
-        from voice_host.loop.listener import open_voice
+        from voice_host.screen.voice_io import open_voice
         from voice_host.understanding.understand import RecognitionPasses, Understander, Vocabulary
 
         understander = Understander(case.suspects)

@@ -1,0 +1,159 @@
+"""The Host speaking: replies said sentence by sentence, in order, on the mouth's own thread.
+
+`HostVoice` speaks through a player, tells the ears (the listener) when it starts and stops so the
+Host never hears itself, can be stopped mid-sentence, and can repeat the last reply.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Protocol
+
+from engine.replies import Reply
+from voice_host.ears.vad import Audio
+from voice_host.mouth.tts import SpeechLine, SpokenSentence
+
+
+class AudioSink(Protocol):
+    """What the Host speaks into: `Player`, or a fake in tests."""
+
+    sample_rate: int
+
+    def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None: ...
+
+    def stop(self) -> None: ...
+
+    def wait(self, timeout: float | None = None) -> bool: ...
+
+
+class SentenceMaker(Protocol):
+    """What makes the sound of a reply: `Synthesizer`, or a fake in tests."""
+
+    def stream(self, reply: Reply) -> Iterable[SpokenSentence]: ...
+
+
+class Ears(Protocol):
+    """What the mouth shuts while it talks: the `Listener` (the mouth never imports the loop)."""
+
+    def begin_speaking(self) -> None: ...
+
+    def end_speaking(self) -> None: ...
+
+
+class HostVoice:
+    """Speaks replies in order on its own thread; `stop()` silences it mid-sentence; `repeat()` again."""
+
+    def __init__(
+        self,
+        synthesizer: SentenceMaker,
+        player: AudioSink,
+        listener: Ears | None = None,
+        on_first_audio: Callable[[Reply, float], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        on_sentence: Callable[[SpeechLine], None] | None = None,
+    ) -> None:
+        self.synthesizer = synthesizer
+        self.on_sentence = on_sentence
+        self.player = player
+        self.listener = listener
+        self.on_first_audio = on_first_audio
+        self.clock = clock
+        self.last_spoken: Reply | None = None
+        self.failures: list[Exception] = []  # replies that could not be spoken (they stay on screen)
+        self._jobs: queue.Queue[Reply | None] = queue.Queue()
+        self._generation = 0  # bumped by stop(): sentences of an older generation are not played
+        self._speaking = False  # a reply is being spoken (the listener, if any, is shut)
+        self._lock = threading.Lock()
+        self._idle = threading.Event()
+        self._idle.set()
+        self._thread = threading.Thread(target=self._run, name="host-voice", daemon=True)
+        self._thread.start()
+
+    def say(self, reply: Reply) -> None:
+        """Speak a reply after any still being spoken (a reply with nothing to say is skipped)."""
+        if not reply.spoken_parts:
+            return
+        with self._lock:
+            self._idle.clear()
+            self._jobs.put(reply)
+
+    def repeat(self) -> bool:
+        """Say the last spoken reply again; False when nothing has been said yet."""
+        if self.last_spoken is None:
+            return False
+        self.say(self.last_spoken)
+        return True
+
+    def stop(self) -> None:
+        """Silence now: the current sentence stops mid-word and queued replies are dropped."""
+        with self._lock:
+            self._generation += 1
+            while True:
+                try:
+                    self._jobs.get_nowait()
+                except queue.Empty:
+                    break
+        self.player.stop()
+
+    def wait_idle(self, timeout: float | None = None) -> bool:
+        return self._idle.wait(timeout)
+
+    def close(self) -> None:
+        self.stop()
+        self._jobs.put(None)
+        self._thread.join(timeout=5)
+
+    def _run(self) -> None:
+        while True:
+            reply = self._jobs.get()
+            if reply is None:
+                return
+            with self._lock:
+                generation = self._generation
+            try:
+                self._speak(reply, generation)
+            except Exception as error:  # a voice that fails loses this reply's sound, never the mouth
+                self.failures.append(error)
+            with self._lock:
+                if self._jobs.empty():
+                    self._idle.set()
+
+    def _announcer(self, line: SpeechLine) -> Callable[[], None] | None:
+        on_sentence = self.on_sentence
+        if on_sentence is None:
+            return None
+        return lambda: on_sentence(line)
+
+    def attach_listener(self, listener: Ears) -> None:
+        """Give the mouth its ears later (they load while the Host reads the opening)."""
+        with self._lock:
+            self.listener = listener
+            if self._speaking:
+                listener.begin_speaking()
+
+    def _speak(self, reply: Reply, generation: int) -> None:
+        with self._lock:
+            self._speaking = True
+            if self.listener is not None:
+                self.listener.begin_speaking()
+        started = self.clock()
+        first = True
+        try:
+            self.last_spoken = reply
+            for sentence in self.synthesizer.stream(reply):
+                if self._generation != generation:
+                    break
+                self.player.play(sentence.audio, self._announcer(sentence.line) if sentence.piece == 0 else None)
+                if first and self.on_first_audio is not None:
+                    self.on_first_audio(reply, self.clock() - started)
+                first = False
+            if self._generation == generation:
+                self.player.wait()
+        finally:
+            with self._lock:
+                self._speaking = False
+                if self.listener is not None:
+                    self.listener.end_speaking()

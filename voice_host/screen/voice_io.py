@@ -1,0 +1,131 @@
+"""The whole voice side as the screen uses it: ears and mouth opened together, in the order that gets
+the Host's first word out soonest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from engine.replies import Reply
+from voice_host.ears.audio import AudioUnavailableError
+from voice_host.ears.vad import Audio
+from voice_host.loop.events import MicLevel, MicStatus
+from voice_host.loop.listener import Listener, Utterance
+from voice_host.mouth.host_voice import HostVoice
+from voice_host.mouth.tts import SpeechLine
+
+T = TypeVar("T")
+
+
+class VoiceIO(Generic[T]):
+    """Ears and mouth together: say / stop / toggle_mute / repeat / close, all returning at once.
+
+    Either half may be missing (no microphone: typed questions, spoken replies; no speaker: spoken
+    questions, replies on screen only); `problems` holds the plain sentences saying so.
+    """
+
+    def __init__(
+        self,
+        listener: Listener[T] | None,
+        voice: HostVoice | None,
+        player: Any = None,
+        problems: tuple[str, ...] = (),
+    ) -> None:
+        self.listener = listener
+        self.voice = voice
+        self.player = player
+        self.problems = problems
+
+    def say(self, reply: Reply) -> None:
+        if self.voice is not None:
+            self.voice.say(reply)
+
+    def stop(self) -> None:
+        if self.voice is not None:
+            self.voice.stop()
+
+    def repeat(self) -> bool:
+        return self.voice.repeat() if self.voice is not None else False
+
+    def toggle_mute(self) -> bool:
+        return self.listener.toggle_mute() if self.listener is not None else True
+
+    def close(self) -> None:
+        if self.voice is not None:
+            self.voice.close()
+        if self.listener is not None:
+            self.listener.stop()
+        if self.player is not None:
+            self.player.close()
+
+
+def open_voice(
+    understand: Callable[[Audio], T],
+    on_utterance: Callable[[Utterance[T]], None],
+    on_status: Callable[[MicLevel], None],
+    suspect_keys: tuple[str, ...],
+    on_sentence: Callable[[SpeechLine], None] | None = None,
+    input_device: int | str | None = None,
+    output_device: int | str | None = None,
+    on_speaker_ready: Callable[[VoiceIO[T]], None] | None = None,
+    prepare_ears: Callable[[], None] | None = None,
+) -> VoiceIO[T]:
+    """Open the speaker and the microphone, load piper and Silero, and start listening.
+
+    Slow (models load): call it off the UI thread. Raises AudioUnavailableError (a plain sentence)
+    only when there is neither a microphone nor a speaker: then the table plays by typing.
+
+    For the first word as soon as possible on 2 cores, the mouth comes first: `on_speaker_ready(io)`
+    is called once piper is loaded (the app may say the opening at once; the microphone is not open
+    yet), then `prepare_ears()` runs (load whisper there, while the Host talks), then the microphone
+    opens, shut until the Host stops. Without them, `understand` must be ready to use.
+    """
+    from voice_host.ears.audio import Capture, Player, check_microphone
+    from voice_host.ears.vad import SileroVad
+    from voice_host.mouth.tts import Synthesizer, VoiceConfigError, default_voice_map, load_voice_map
+
+    problems: list[str] = []
+    player: Player | None = None
+    try:
+        speaker = Player(device=output_device)
+        speaker.start()
+        player = speaker
+    except AudioUnavailableError as error:
+        problems.append(str(error))
+    if player is None:
+        try:
+            check_microphone(input_device)
+        except AudioUnavailableError as error:
+            on_status(MicLevel(MicStatus.UNAVAILABLE, detail=str(error)))
+            raise AudioUnavailableError(" ".join([*problems, str(error)])) from None
+
+    voice: HostVoice | None = None
+    if player is not None:
+        try:
+            voices = load_voice_map(suspect_keys)
+        except VoiceConfigError as error:
+            problems.append(f"{error} Using the built-in voices.")
+            voices = default_voice_map(suspect_keys)
+        synthesizer = Synthesizer(voices, output_rate=player.sample_rate)
+        synthesizer.preload()
+        voice = HostVoice(synthesizer, player, None, on_sentence=on_sentence)
+    io: VoiceIO[T] = VoiceIO(None, voice, player, tuple(problems))
+    if on_speaker_ready is not None and voice is not None:
+        on_speaker_ready(io)
+    if prepare_ears is not None:
+        prepare_ears()
+
+    try:
+        ears: Listener[T] = Listener(Capture(device=input_device), SileroVad(), understand, on_utterance, on_status)
+        ears.start()
+        io.listener = ears
+        if voice is not None:
+            voice.attach_listener(ears)
+    except AudioUnavailableError as error:
+        problems.append(str(error))
+        on_status(MicLevel(MicStatus.UNAVAILABLE, detail=str(error)))
+        if player is None:
+            raise AudioUnavailableError(" ".join(problems)) from None
+    io.problems = tuple(problems)
+    return io
