@@ -13,6 +13,7 @@ import zlib
 
 HEADER = "# Third Carol sealed reveal part. Not for reading: see docs/case-format.md."
 _LINE = 76
+MAX_PLAIN_PART = 1024 * 1024  # bytes; a reveal part is a few KB, so more than this is not a part
 
 
 class SealError(ValueError):
@@ -35,10 +36,18 @@ def unseal_part(sealed: bytes) -> bytes:
         compressed = base64.b64decode(body, validate=True)
     except (binascii.Error, ValueError) as error:
         raise SealError(f"not valid base64 ({error})") from None
+    # Decompressed a bounded amount at a time: a small part that unpacks to gigabytes is refused
+    # before it fills memory.
+    inflater = zlib.decompressobj()
     try:
-        return zlib.decompress(compressed)
+        plain = inflater.decompress(compressed, MAX_PLAIN_PART + 1)
     except zlib.error as error:
         raise SealError(f"does not decompress ({error})") from None
+    if len(plain) > MAX_PLAIN_PART:
+        raise SealError(f"unseals to more than {MAX_PLAIN_PART} bytes")
+    if not inflater.eof:
+        raise SealError("does not decompress (it is cut short)")
+    return plain
 
 
 def split_reveal(plain: bytes, parts: int) -> list[bytes]:

@@ -68,7 +68,12 @@ def run_lint(args: argparse.Namespace) -> int:
     from engine.lint import lint_case_files
 
     folder = case_dir_or_bundled(args.case_dir)
-    report = lint_case_files(read_case_files(folder))
+    try:
+        files = read_case_files(folder)
+    except CaseError as error:
+        print(f"{folder}: {error.reason}", file=sys.stderr)
+        return 1
+    report = lint_case_files(files)
     for finding in report.findings:
         print(finding.render())
     for length in report.lengths:
