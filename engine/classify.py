@@ -22,6 +22,7 @@ from engine.text import clean, drop_openers, find_phrase, strip_markdown, words
 class Action(Enum):
     SEAT = auto()  # names given at rd 0
     ASK_SEATS = auto()  # rd 0 and not names: ask again
+    SEATING_HELP = auto()  # "help" at "Who is at the table?"
     RESUME = auto()  # a SAVE block as the first message
     BAD_SAVE = auto()  # a SAVE block for another game or rules
     SAVE_IGNORED = auto()  # a SAVE pasted mid-game
@@ -54,6 +55,13 @@ class Action(Enum):
 
 # First words that make a message something other than a list of names.
 _NOT_NAMES = frozenset("read next save pass lies statements answers confront ask accuse we give stop quit".split())
+# Words no seat name holds anywhere: a command or a sentence at "Who is at the table?" is asked again.
+_NOT_IN_NAMES = frozenset(
+    "help nobody noone none everyone everybody anyone anybody someone somebody all the a an of to for is are "
+    "print show tell reveal solution answer answers hint clue rules start begin play quit exit stop cancel "
+    "please thanks thank hello hi hey".split()
+)
+_SEATING_HELP = re.compile(r"^(?:help|help me|\?+|what do i (?:say|type|do)|how does this work)\W*$", re.IGNORECASE)
 
 
 class Pending(Enum):
@@ -647,6 +655,8 @@ class Classifier:
             return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.GIVE_UP))
         if s.pending is Pending.GIVE_UP and _YES.match(bare):
             return Decision(Action.CONFIRM, self._msg(MessageKind.COMMAND, bare, command=Command.YES, costly=True))
+        if _SEATING_HELP.match(bare):
+            return Decision(Action.SEATING_HELP, self._msg(MessageKind.OTHER, text))
         if _SOLO.match(bare) and not s.awaiting_nickname:
             return Decision(Action.SEAT, self._msg(MessageKind.OTHER, text), names=("you",))
         names = self.seat_names(bare)
@@ -672,6 +682,8 @@ class Classifier:
             if name.lower() in ("me", "you", "i", "us", "we"):
                 return None
             if re.search(r"\d", name) or (words(name) and words(name)[0] in QUESTION_WORDS | _NOT_NAMES):
+                return None
+            if any(word in _NOT_IN_NAMES for word in words(name)):
                 return None
         return names
 

@@ -17,12 +17,17 @@ from engine.replies import PartKind, Reply, ReplyPart
 from engine.save import SaveBlock
 from engine.scoring import PAR, grade
 from engine.state import Accusation, GameState, Phase
-from engine.text import find_phrase, words
+from engine.text import bounded, clean, find_phrase, words
 
 MAX_SEATS = 8
+MAX_SAVED_TURN = 99_999  # a SAVE's turn outside 1 to this is repaired (a night has about a hundred)
 
 # The card's fixed lines.
 ASK_TABLE = "Who is at the table? First names or nicknames, one to eight."
+SEATING_HELP = (
+    "Give the first name or nickname of each person playing, one to eight, in the order you sit, "
+    "with commas between them: Ann, Bob, Cy. Playing alone? Say just me."
+)
 SEALED = "That stays sealed until the accusation. Say give up to end the night and hear it now."
 NOTHING_SEARCHED = "Nothing is searched tonight; you have the exhibits."
 NOT_YET = "That evidence has not come in yet."
@@ -131,9 +136,11 @@ class Game:
 
     def preview(self, text: str) -> Message:
         """What `text` would be taken as now, without applying it."""
-        return self.classifier.classify(text, self._situation()).message
+        return self.classifier.classify(bounded(text), self._situation()).message
 
     def handle(self, text: str) -> Reply:
+        # Bounded here, so typed, spoken, pasted and replayed text is all taken the same way.
+        text = bounded(text)
         decision = self.classifier.classify(text, self._situation())
         self.journal.append(text)
         self._apply(decision)
@@ -200,6 +207,9 @@ class Game:
 
     def _ask_nickname(self, name: str) -> None:
         self._system(f"{name} is already a name at this table or among the six. What nickname shall we use instead?")
+
+    def _do_seating_help(self, d: Decision) -> None:
+        self._system(SEATING_HELP)
 
     def _do_ask_seats(self, d: Decision) -> None:
         if self._t.seating is not None:
@@ -284,7 +294,9 @@ class Game:
     def _do_latecomer(self, d: Decision) -> None:
         t = self._t
         name = d.names[0]
-        if len(t.seats) + len(t.joining) >= MAX_SEATS:
+        if self.classifier.seat_names(name) != [name]:
+            self._do_table_talk(d)  # "everyone is here" names no one
+        elif len(t.seats) + len(t.joining) >= MAX_SEATS:
             self._system("The table seats eight already.")
         elif self._needs_nickname(name, t.seats + t.joining, len(t.seats) + len(t.joining)):
             self._system(f"{name} is already a name at this table or among the six. Add them by a nickname.")
@@ -628,7 +640,12 @@ class Game:
             number, questions, repaired = 1, save.questions, True
         if not 0 <= questions <= 4:
             questions, repaired = min(max(questions, 0), 4), True
-        table = [name for name in save.table if name][:MAX_SEATS] or ["you"]
+        table = self._saved_table(save.table)
+        if tuple(table) != save.table and save.table != ():
+            repaired = True
+        turn = save.turn
+        if not 1 <= turn <= MAX_SAVED_TURN:
+            turn, repaired = min(max(turn, 1), MAX_SAVED_TURN), True
         seat = save.seat
         if not 1 <= seat <= len(table):
             seat, repaired = min(max(seat, 1), len(table)), True
@@ -645,7 +662,7 @@ class Game:
                 continue
             kept.append(label)
         dropped = len(save.broken) - len(kept)
-        t.turn = save.turn
+        t.turn = turn
         t.round, t.questions, t.phase = number, questions, Phase.ROUNDS
         t.seats, t.solo, t.seat = table, table == ["you"], seat - 1
         t.broken = kept
@@ -658,6 +675,19 @@ class Game:
             self._exhibit(exhibit.number)
         self._full_state()
         self._prompt()
+
+    def _saved_table(self, saved: tuple[str, ...]) -> list[str]:
+        """A SAVE's seat names, cleaned and checked as typed names are; one that would not be taken
+        typed is dropped (the pasted text is data, never a name that breaks a later reply)."""
+        if [clean(name).lower() for name in saved] == ["you"]:
+            return ["you"]
+        table: list[str] = []
+        for raw in saved:
+            taken = self.classifier.seat_names(self.classifier.prestrip(clean(raw), ()))
+            if taken is None or len(taken) != 1 or self._needs_nickname(taken[0], table, len(table)):
+                continue
+            table.append(taken[0])
+        return table[:MAX_SEATS] or ["you"]
 
     # -- the end ------------------------------------------------------------------------------------
 

@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.text import clean
+
 BEGIN = "-----BEGIN AIGC SAVE-----"
 END = "-----END AIGC SAVE-----"
 _KEYS = ("game", "m", "rules", "turn", "rd", "q", "seat", "table", "broken", "sha")
 _FIELD = re.compile(r"(?:^|\s)(" + "|".join(_KEYS) + r"):")
+_NUMBER_DIGITS = 9  # a number with more digits is out of any range: read as the largest (or smallest) one
 
 
 @dataclass(frozen=True)
@@ -54,7 +57,8 @@ def parse_save(text: str) -> SaveBlock | None:
     end = text.find(END, start + len(BEGIN))
     if start < 0 or end < 0:
         return None
-    body = " ".join(text[start + len(BEGIN) : end].split())
+    # Cleaned as any typed message is: control characters never reach a name or split a field.
+    body = " ".join(clean(text[start + len(BEGIN) : end]).split())
     matches = list(_FIELD.finditer(body))
     values: dict[str, str] = {}
     for index, match in enumerate(matches):
@@ -64,8 +68,12 @@ def parse_save(text: str) -> SaveBlock | None:
         return None
 
     def number(key: str) -> int | None:
-        found = re.fullmatch(r"-?\d{1,9}", values[key])
-        return int(found.group()) if found else None
+        found = re.fullmatch(r"([-+]?)(\d+)", values[key])
+        if found is None:
+            return None
+        sign, digits = -1 if found.group(1) == "-" else 1, found.group(2).lstrip("0") or "0"
+        # Never int() a 5,000-digit number: out of range is all the game needs to know to repair it.
+        return sign * (int(digits) if len(digits) <= _NUMBER_DIGITS else 10**_NUMBER_DIGITS - 1)
 
     turn, questions, seat = number("turn"), number("q"), number("seat")
     if turn is None or questions is None or seat is None:

@@ -14,6 +14,11 @@ _OPENER = re.compile(r"^(?:" + "|".join(re.escape(word) for word in _OPENERS) + 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
+def bounded(text: str) -> str:
+    """A message as the game takes it: at most MAX_MESSAGE characters, however it came in."""
+    return text[:MAX_MESSAGE]
+
+
 def clean(text: str) -> str:
     """Drop control and invisible format characters (RTL marks, zero-width joiners), fold spaces."""
     kept = []
