@@ -23,6 +23,10 @@ EXHIBITS_PER_ROUND = 4
 EXHIBITS = ROUNDS * EXHIBITS_PER_ROUND
 
 
+# The number of suspects in words, as the card's fixed lines say it ("Only the six can be questioned.").
+NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+
+
 class CaseError(Exception):
     """The case cannot be played; `reason` says exactly why (file, part, line)."""
 
@@ -35,14 +39,31 @@ class CaseError(Exception):
 
 
 @dataclass(frozen=True)
+class Pronouns:
+    """How a person is spoken of: `he/him/his`, `she/her/her`, `they/them/their`."""
+
+    subject: str
+    object: str
+    possessive: str
+
+    def render(self) -> str:
+        return f"{self.subject}/{self.object}/{self.possessive}"
+
+
+#: The pronouns of anyone whose case does not give theirs.
+THEY = Pronouns("they", "them", "their")
+
+
+@dataclass(frozen=True)
 class Suspect:
     key: str
     name: str  # full name: "Joel Blamire"
     role: str
     aliases: tuple[str, ...]  # the card's NAMES for this suspect
     call: str  # what the Host calls them: "{call} breaks."
-    redirect: tuple[str, ...] = ()  # words that get "{name}? Call him {call}."
+    redirect: tuple[str, ...] = ()  # words that get "{name}? Call {pronouns.object} {call}."
     line: int = 0
+    pronouns: Pronouns = THEY
 
 
 @dataclass(frozen=True)
@@ -64,12 +85,14 @@ class PublicPart:
     epilogue: str
     reveal_address: str
     titles: tuple[str, ...]
-    victim: tuple[str, ...]  # how the dead woman may be named: never a suspect
+    victim: tuple[str, ...]  # how the dead may be named: never a suspect
     others: tuple[str, ...]  # people who are not suspects: "Only the six can be questioned."
     suspects: tuple[Suspect, ...]
     opening: str
     house: str
     rules_passages: tuple[RulePassage, ...]
+    victim_pronouns: Pronouns = THEY  # "who killed her", "Thwaite killed her"
+    number_word: str = "six"  # the suspects counted in words: "Only the six can be questioned."
 
 
 @dataclass(frozen=True)
@@ -214,8 +237,13 @@ def _schema(min_args: int, max_args: int, required: str = "", optional: str = ""
 
 
 PUBLIC_SCHEMAS = {
-    "case": _schema(1, 1, "game rules version chapter title verify epilogue reveal-address", "titles victim others"),
-    "suspect": _schema(1, 1, "name role aliases call", "redirect"),
+    "case": _schema(
+        1,
+        1,
+        "game rules version chapter title verify epilogue reveal-address",
+        "titles victim others victim-pronouns number-word",
+    ),
+    "suspect": _schema(1, 1, "name role aliases call", "redirect pronouns"),
     "opening": _schema(0, 0, "text"),
     "house": _schema(0, 0, "text"),
     "rule": _schema(1, 1, "cues text"),
@@ -261,6 +289,29 @@ def _text(record: Record, name: str) -> str:
     return value
 
 
+def _pronouns(record: Record, name: str, default: Pronouns) -> Pronouns:
+    """`he/him/his`: subject, object and possessive, one word each."""
+    found = record.get(name)
+    if found is None:
+        return default
+    forms = [form.strip() for form in found.value.split("/")]
+    if len(forms) != 3 or not all(re.fullmatch(r"[^\W\d_]+", form) for form in forms):
+        raise record.error(f"'{name}' is three words with '/' between them, like he/him/his, got {found.value!r}", found.line)
+    return Pronouns(*(form.lower() for form in forms))
+
+
+def _number_word(record: Record, count: int) -> str:
+    """The `number-word` field, or the count of suspects in words."""
+    found = record.get("number-word")
+    if found is not None:
+        if not re.fullmatch(r"[^\W\d_]+(?:-[^\W\d_]+)?", found.value):
+            raise record.error(f"'number-word' is one word, like six, got {found.value!r}", found.line)
+        return found.value.lower()
+    if count > len(NUMBER_WORDS):
+        raise record.error(f"a case with {count} suspects needs 'number-word' (the number in words)")
+    return NUMBER_WORDS[count - 1]
+
+
 def parse_public(text: str, file: str = PUBLIC_FILE) -> PublicPart:
     records = parse_records(text, file, PUBLIC_SCHEMAS)
     head = _single(records, "case", file)
@@ -282,6 +333,7 @@ def parse_public(text: str, file: str = PUBLIC_FILE) -> PublicPart:
                 call=record.value("call"),
                 redirect=record.listed("redirect"),
                 line=record.line,
+                pronouns=_pronouns(record, "pronouns", THEY),
             )
         )
     if not suspects:
@@ -312,6 +364,8 @@ def parse_public(text: str, file: str = PUBLIC_FILE) -> PublicPart:
         opening=_text(_single(records, "opening", file), "text"),
         house=_text(_single(records, "house", file), "text"),
         rules_passages=passages,
+        victim_pronouns=_pronouns(head, "victim-pronouns", THEY),
+        number_word=_number_word(head, len(suspects)),
     )
 
 
@@ -402,7 +456,7 @@ def parse_reveal(text: str, file: str, suspects: tuple[Suspect, ...]) -> Reveal:
             if (admit is None) == (gives_way is None):
                 raise record.error(f"lie {label} needs exactly one of 'admit' or 'gives-way-to'")
             silence = record.optional_quoted("silence")
-            if silence is not None and (admit is None or not admit.rstrip().endswith(silence.strip())):
+            if silence is not None and (admit is None or not _last_sentence(admit, silence)):
                 raise record.error(
                     f"lie {label}: 'silence' must be the last sentence of its 'admit'", record.fields["silence"].line
                 )
@@ -481,6 +535,15 @@ def parse_reveal(text: str, file: str, suspects: tuple[Suspect, ...]) -> Reveal:
         grading=Grading(culprit, tuple(sets), grading_record.line),
         file=file,
     )
+
+
+def _last_sentence(admit: str, silence: str) -> bool:
+    """Whether `silence` is the whole last sentence of `admit`: what comes before it ends a sentence."""
+    admit, silence = admit.strip(), silence.strip()
+    if not admit.endswith(silence):
+        return False
+    before = admit[: len(admit) - len(silence)]
+    return not before or re.search(r"[.!?…][\"”’')]*\s+$", before) is not None
 
 
 def join_reveal(files: Mapping[str, bytes], notice: Notice) -> bytes:

@@ -140,7 +140,7 @@ _SIMPLE = {
 
 _SEALED = re.compile(
     r"\b(?:the (?:answer|solution|culprit)|who (?:did it|done it|is (?:the )?(?:killer|"
-    r"murderer|guilty|culprit)|killed (?:her|mrs)|"
+    r"murderer|guilty|culprit)|"
     r"murdered)|who'?s (?:the )?(?:killer|murderer|guilty|lying)|who is lying|who lied|which (?:of them )?(?:lied|is lying)|"
     r"(?:the|their|his|her|any|all) lies|(?:a |any |some |another )?hints?|clues?|nudge|"
     r"summar(?:y|ise|ize)|recap|sum (?:it |this )?up|"
@@ -162,7 +162,7 @@ _ACCUSE_FORM = re.compile(
     r"final answer\b|the (?:killer|murderer|culprit) (?:is|was)\b|it was\b|it's\b)",
     re.IGNORECASE,
 )
-_DID_IT = re.compile(r"\b(?:did it|is the (?:killer|murderer|culprit)|killed her|murdered her|struck her)\b", re.IGNORECASE)
+_DID_IT = re.compile(r"\b(?:did it|is the (?:killer|murderer|culprit))\b", re.IGNORECASE)
 # Evidence offered by description: "the carol book says you...". Another suspect's words are not evidence.
 _DESCRIBED = re.compile(
     r"\b(?:the|this|that|his|her|their|your)\s+(?P<what>[\w'’ -]{1,40}?)\s+"
@@ -170,7 +170,7 @@ _DESCRIBED = re.compile(
     re.IGNORECASE,
 )
 _EVERYONE = re.compile(
-    r"(?:everyone|everybody|all of you|you all|all six|the six|both of you|both|each of you|anyone|anybody|all)\b", re.IGNORECASE
+    r"(?:everyone|everybody|all of you|you all|both of you|both|each of you|anyone|anybody|all)\b", re.IGNORECASE
 )
 _GROUP_JOIN = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*", re.IGNORECASE)
 _ADDRESS_OPEN = re.compile(r"^(?:(?:ask|question for|questions for|to|confront)(?=\W|$)|@)\s*", re.IGNORECASE)
@@ -212,6 +212,13 @@ class Classifier:
         if not isinstance(names, NameIndex):
             names = case.derived["names"] = NameIndex(case.public)
         self.names = names
+        # The case's own words: the victim's pronoun and names ("who killed her", "Thwaite killed her") and the
+        # suspects' number ("the six", "all six").
+        victim = names.victim_pattern
+        self._who_killed_victim = re.compile(rf"\bwho killed (?:{victim})(?!\w)", re.IGNORECASE)
+        self._did_it_to_victim = re.compile(rf"\b(?:killed|murdered|struck) (?:{victim})(?!\w)", re.IGNORECASE)
+        number = re.escape(case.public.number_word)
+        self._all_suspects = re.compile(rf"(?:all {number}(?: of you)?|the {number})\b", re.IGNORECASE)
 
     # -- entry point --------------------------------------------------------------------------
 
@@ -350,7 +357,7 @@ class Classifier:
 
     def _host_request(self, text: str, address: Address | None) -> Decision | None:
         if address is None or not (address.suspects or address.redirect or address.everyone):
-            if _SEALED.search(text):
+            if _SEALED.search(text) or self._who_killed_victim.search(text):
                 return Decision(Action.SEALED, self._msg(MessageKind.OTHER, text))
             if _SEARCH.match(text) or _SEARCH_ANYWHERE.search(text):
                 return Decision(Action.NOTHING_SEARCHED, self._msg(MessageKind.OTHER, text))
@@ -452,7 +459,7 @@ class Classifier:
         if _ACCUSE_FORM.match(text):
             return True
         first = self.names.mentions(text)
-        return bool(first) and first[0].start == 0 and bool(_DID_IT.search(text))
+        return bool(first) and first[0].start == 0 and bool(_DID_IT.search(text) or self._did_it_to_victim.search(text))
 
     # -- addresses ------------------------------------------------------------------------------
 
@@ -546,7 +553,7 @@ class Classifier:
         if redirect is not None:
             word = re.compile(r"\w+").match(text, start)
             return "redirect", redirect, word.end() if word else start
-        everyone = _EVERYONE.match(text, pos)
+        everyone = self._all_suspects.match(text, pos) or _EVERYONE.match(text, pos)
         if everyone:
             return "everyone", "", everyone.end()
         for name in sorted(seats, key=len, reverse=True):

@@ -32,14 +32,14 @@ SEALED = "That stays sealed until the accusation. Say give up to end the night a
 NOTHING_SEARCHED = "Nothing is searched tonight; you have the exhibits."
 NOT_YET = "That evidence has not come in yet."
 NO_SUCH_EXHIBIT = "There are sixteen exhibits."
-ONLY_SIX = "Only the six can be questioned."
+ONLY_SUSPECTS = "Only the {number} can be questioned."  # {number}: the case's number word, "six"
 ONE_AT_A_TIME = "One at a time."
 WHAT_DO_YOU_ASK = "What do you ask?"
 ONE_EXHIBIT = "One exhibit at a time: which?"
 WHICH_EXHIBIT = "Which exhibit? Cite it by number."
 ACCUSE_LATER = "The accusation comes after round four."
 QUESTIONS_DONE = "The questions are done."
-CONFER = "(The table confers. Speak to one of the six by name to ask.)"
+CONFER = "(The table confers. Speak to one of the {number} by name to ask.)"
 SPENT = "The round's questions are spent. Say next."
 NEARLY_DONE = (
     "The night is nearly done. Accuse one person, with up to six exhibits: "
@@ -118,6 +118,11 @@ class Game:
             in_accusation=t.in_accusation,
             over=t.phase is Phase.OVER,
         )
+
+    @property
+    def _number(self) -> str:
+        """The suspects counted in words, as the fixed lines say it: "the six"."""
+        return self.case.public.number_word
 
     @property
     def joining(self) -> tuple[str, ...]:
@@ -206,7 +211,7 @@ class Game:
         )
 
     def _ask_nickname(self, name: str) -> None:
-        self._system(f"{name} is already a name at this table or among the six. What nickname shall we use instead?")
+        self._system(f"{name} is already a name at this table or among the {self._number}. What nickname shall we use instead?")
 
     def _do_seating_help(self, d: Decision) -> None:
         self._system(SEATING_HELP)
@@ -299,7 +304,7 @@ class Game:
         elif len(t.seats) + len(t.joining) >= MAX_SEATS:
             self._system("The table seats eight already.")
         elif self._needs_nickname(name, t.seats + t.joining, len(t.seats) + len(t.joining)):
-            self._system(f"{name} is already a name at this table or among the six. Add them by a nickname.")
+            self._system(f"{name} is already a name at this table or among the {self._number}. Add them by a nickname.")
         else:
             t.joining.append(name)
             self._system(f"{name} joins as the last seat from the next round.")
@@ -307,15 +312,15 @@ class Game:
     def _do_table_talk(self, d: Decision) -> None:
         if not self._t.talked:
             self._t.talked = True
-            self._system(CONFER)
+            self._system(CONFER.format(number=self._number))
 
     def _do_only_six(self, d: Decision) -> None:
-        self._system(ONLY_SIX)
+        self._system(ONLY_SUSPECTS.format(number=self._number))
 
     def _do_redirect(self, d: Decision) -> None:
         assert d.suspect is not None
         suspect = self.case.suspect(d.suspect)
-        self._system(f"{suspect.name}? Call him {suspect.call}.")
+        self._system(f"{suspect.name}? Call {suspect.pronouns.object} {suspect.call}.")
 
     def _do_one_at_a_time(self, d: Decision) -> None:
         self._system(ONE_AT_A_TIME)
@@ -619,7 +624,7 @@ class Game:
 
     def _answers(self, suspect: str | None) -> None:
         if suspect is None:
-            self._system("Whose answers? Name one of the six.")
+            self._system(f"Whose answers? Name one of the {self._number}.")
             return
         said = self._t.spoken.get(suspect, [])
         if not said:

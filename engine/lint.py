@@ -17,6 +17,7 @@ from itertools import product
 from engine.case import (
     EXHIBITS_PER_ROUND,
     NOTICE_FILE,
+    NUMBER_WORDS,
     PUBLIC_FILE,
     REVEAL_SCHEMAS,
     ROUNDS,
@@ -189,7 +190,7 @@ def _check_identity(public: PublicPart, reveal: Reveal, public_file: str) -> lis
 
 
 def _check_names(public: PublicPart, public_file: str) -> list[Finding]:
-    """The six against the card's NAMES (for Hollin Fold), and each suspect's `call` among their names."""
+    """The six against the card's NAMES (for Hollin Fold), the number word, and each suspect's `call` among their names."""
     found: list[Finding] = []
     if public.mystery == HOLLIN_FOLD:
         keys = [suspect.key for suspect in public.suspects]
@@ -217,6 +218,15 @@ def _check_names(public: PublicPart, public_file: str) -> list[Finding]:
         for suspect in public.suspects:
             if suspect.key == key and word.lower() not in _folded(suspect.redirect):
                 found.append(_error(public_file, suspect.line, f"{key} needs 'redirect: {word}' (card: NAMES)"))
+    count = len(public.suspects)
+    if count <= len(NUMBER_WORDS) and public.number_word != NUMBER_WORDS[count - 1]:
+        found.append(
+            _warning(
+                public_file,
+                1,
+                f"number-word is {public.number_word!r}, but the case has {count} suspects ({NUMBER_WORDS[count - 1]})",
+            )
+        )
     titles = _folded(public.titles)
     for suspect in public.suspects:
         names = _folded(suspect.aliases) | {part.lower() for part in suspect.name.split()}

@@ -38,6 +38,11 @@ class NameIndex:
             if self._redirect_owner
             else None
         )
+        # The victim by pronoun or by name ("who killed her", "killed Mrs. Blamire"); the title that leads one of
+        # the victim's names stands for them too ("who killed Mrs ...").
+        folded_titles = {title.lower() for title in titles}
+        leading = [first for first in (name.split()[0].rstrip(".") for name in public.victim) if first.lower() in folded_titles]
+        self.victim_pattern = _alternation([public.victim_pronouns.object, *public.victim, *leading])
         self._victim = (
             re.compile(r"(?<!\w)(?:" + _alternation(list(public.victim)) + r")(?!\w)", re.IGNORECASE) if public.victim else None
         )

@@ -1,22 +1,42 @@
-"""Helpers for the engine tests: the Frost Fair test case and a game played by messages."""
+"""Helpers for the engine tests: the test cases (Frost Fair, Wyke Mill) and a game played by messages."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from engine.case import Case
+from engine.case import Case, GradePart
 from engine.game import Game
 from engine.replies import PartKind, Reply
-from voice_host.loop.casefiles import read_case_dir, read_case_files
+from voice_host.loop.casefiles import load_bundled_case, read_case_dir, read_case_files
 
-FROST_FAIR = Path(__file__).parent / "cases" / "frost-fair"
-FROST_SOURCE = Path(__file__).parent / "cases" / "frost-fair.reveal.txt"
+CASES_DIR = Path(__file__).parent / "cases"
+FROST_FAIR = CASES_DIR / "frost-fair"
+FROST_SOURCE = CASES_DIR / "frost-fair.reveal.txt"
+# Wyke Mill: a male victim and four suspects, so nothing the Host says can lean on Hollin Fold's six or "her".
+WYKE_MILL = CASES_DIR / "wyke-mill"
+WYKE_SOURCE = CASES_DIR / "wyke-mill.reveal.txt"
 
 
 @cache
 def frost_case() -> Case:
     return read_case_dir(FROST_FAIR)
+
+
+@cache
+def wyke_case() -> Case:
+    return read_case_dir(WYKE_MILL)
+
+
+@cache
+def hollin_case() -> Case:
+    return load_bundled_case()
+
+
+#: Every case a whole night is played on, by mystery name (for pytest.mark.parametrize ids).
+CASES: dict[str, Callable[[], Case]] = {"hollin-fold": hollin_case, "frost-fair": frost_case, "wyke-mill": wyke_case}
+TEST_CASES: dict[str, Callable[[], Case]] = {"frost-fair": frost_case, "wyke-mill": wyke_case}
 
 
 def frost_files() -> dict[str, bytes]:
@@ -54,3 +74,22 @@ def to_round(game: Game, number: int) -> None:
     """Skip ahead to the start of round `number` by ending rounds early."""
     while game.state.round < number:
         play(game, "next", "yes")
+
+
+def to_accusation(game: Game) -> None:
+    """Skip ahead to round A."""
+    while not game.state.in_accusation:
+        reply = game.handle("next")
+        if system_lines(reply) and system_lines(reply)[-1].startswith("End round"):
+            game.handle("yes")
+
+
+def par_exhibits(case: Case) -> list[int]:
+    """The fewest exhibits, in order of the parts, that prove could, how and why."""
+    chosen: list[int] = []
+    for part in GradePart:
+        for number in sorted(min(case.reveal.grading.sets_for(part), key=len)):
+            if number not in chosen:
+                chosen.append(number)
+    assert len(chosen) <= 6, "a par accusation must fit in six exhibits"
+    return chosen

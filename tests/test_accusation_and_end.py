@@ -2,18 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
+from engine.case import Case, EntryKind
 from engine.game import Game
 from engine.messages import MessageKind
 from engine.replies import PartKind
-from tests.engine_support import play, seated, system_lines, to_round
+from tests.engine_support import TEST_CASES, frost_case, par_exhibits, play, seated, system_lines, to_round, wyke_case
 
 READ_BACK = "You accuse {name}. Exhibits counted: {exhibits}. Say yes when the whole table agrees, or give the accusation again."
 
 
-def at_accusation() -> Game:
-    game = seated()
+# The data-driven tests run on every test case: Frost Fair (three suspects) and Wyke Mill (four, a male victim).
+EACH_CASE = pytest.mark.parametrize("load", list(TEST_CASES.values()), ids=list(TEST_CASES))
+
+
+def at_accusation(case: Case | None = None) -> Game:
+    game = seated(case=case)
     to_round(game, 4)
     play(game, "next", "yes")
     assert game.state.round_label == "A"
@@ -47,9 +54,19 @@ def test_two_named_before_the_cut_asks_which_one_person() -> None:
     assert game.state.accusation.value == "none"
 
 
-def test_a_redirect_word_in_the_accusation_gets_call_him() -> None:
-    game = at_accusation()
-    assert system_lines(game.handle("We accuse Finch")) == ["Cole Finch? Call him Cole."]
+@pytest.mark.parametrize(
+    ("load", "message", "line"),
+    [
+        (frost_case, "We accuse Finch", "Cole Finch? Call him Cole."),
+        (wyke_case, "We accuse Tolley", "Grace Tolley? Call her Grace."),
+    ],
+    ids=list(TEST_CASES),
+)
+def test_a_redirect_word_in_the_accusation_gets_call_and_the_suspects_pronoun(
+    load: Callable[[], Case], message: str, line: str
+) -> None:
+    game = at_accusation(load())
+    assert system_lines(game.handle(message)) == [line]
 
 
 def test_a_question_in_round_a_gets_the_questions_are_done() -> None:
@@ -78,9 +95,13 @@ def _end(reply_text: list[str]) -> dict[str, str]:
     return {line.split(" ")[0]: line for line in reply_text}
 
 
-def test_the_right_person_with_all_three_parts_is_proved() -> None:
-    game = at_accusation()
-    play(game, "We accuse Bram: E5, E7, E6, E13, E14")
+@EACH_CASE
+def test_the_right_person_with_all_three_parts_is_proved(load: Callable[[], Case]) -> None:
+    case = load()
+    public = case.public
+    game = at_accusation(case)
+    culprit = case.suspect(case.reveal.grading.culprit)
+    play(game, f"We accuse {culprit.call}: " + ", ".join(f"E{n}" for n in par_exhibits(case)))
     reply = game.handle("Yes, lock it")
     lines = system_lines(reply)
     assert lines[0] == "Correct."
@@ -91,7 +112,7 @@ def test_the_right_person_with_all_three_parts_is_proved() -> None:
     assert reply.parts[-2].kind is PartKind.LEDGER and "| acc:locked |" in reply.parts[-2].text
     turns = game.state.turn
     assert reply.parts[-1].text == (
-        "RESULT: AIGC|frost-fair-test|frost-fair|v0.1.0|end:solved|ch:1|"
+        f"RESULT: AIGC|{public.game}|{public.mystery}|{public.version}|end:solved|ch:{public.chapter}|"
         f"turns:{turns}|players:3|links:3|lies:0|score:40|tape:0|sha:none"
     )
 
@@ -113,10 +134,20 @@ def test_the_right_person_without_proof_is_named_and_lies_add_one_each() -> None
     assert "|end:solved|" in reply.parts[-1].text and "|links:1|lies:1|score:21|" in reply.parts[-1].text
 
 
-@pytest.mark.parametrize(("key", "name"), [("ada", "Ada Quill"), ("cole", "Cole Finch")])
-def test_a_wrong_accusation_is_unsolved_and_scores_lies_only(key: str, name: str) -> None:
-    game = at_accusation()
-    play(game, f"We accuse {name}: E5, E7, E6, E13, E14")
+@pytest.mark.parametrize(
+    ("load", "name"),
+    [
+        (frost_case, "Ada Quill"),
+        (frost_case, "Cole Finch"),
+        (wyke_case, "Grace Tolley"),
+        (wyke_case, "Walter Pinch"),
+        (wyke_case, "Dinah Marr"),
+    ],
+)
+def test_a_wrong_accusation_is_unsolved_and_scores_lies_only(load: Callable[[], Case], name: str) -> None:
+    case = load()
+    game = at_accusation(case)
+    play(game, f"We accuse {name}: " + ", ".join(f"E{n}" for n in par_exhibits(case)))
     reply = game.handle("yes")
     lines = system_lines(reply)
     assert lines[0] == f"Not {name}."
@@ -124,22 +155,28 @@ def test_a_wrong_accusation_is_unsolved_and_scores_lies_only(key: str, name: str
     assert "|end:wrong|" in reply.parts[-1].text and "|links:0|" in reply.parts[-1].text
 
 
-def test_after_result_the_night_is_over_and_a_new_accusation_changes_nothing() -> None:
-    game = at_accusation()
-    play(game, "We accuse Ada", "yes")
-    reply = game.handle("We accuse Bram: E7")
+@EACH_CASE
+def test_after_result_the_night_is_over_and_a_new_accusation_changes_nothing(load: Callable[[], Case]) -> None:
+    case = load()
+    game = at_accusation(case)
+    culprit = case.suspect(case.reveal.grading.culprit)
+    innocent = next(s for s in case.suspects if s is not culprit)
+    play(game, f"We accuse {innocent.call}", "yes")
+    reply = game.handle(f"We accuse {culprit.call}: E7")
     assert [p.kind for p in reply.parts] == [PartKind.NARRATION, PartKind.LEDGER]
     assert reply.parts[0].text == game.case.reveal.solution
     assert "| acc:locked |" in reply.ledger
-    reply = game.handle("Cole, where were you that evening?")
-    assert [(p.speaker, p.text) for p in reply.parts if p.kind is PartKind.SUSPECT] == [
-        ("cole", "Across the river, at the counting house.")
-    ]
+    line = next(e for e in case.reveal.entries if e.kind is EntryKind.LINE)
+    reply = game.handle(f"{case.suspect(line.suspect).call}, {line.cues[0]}?")
+    assert [(p.speaker, p.text) for p in reply.parts if p.kind is PartKind.SUSPECT] == [(line.suspect, line.words)]
 
 
-def test_give_up_mid_round_reads_the_solution_and_scores_lies() -> None:
-    game = seated()
-    play(game, "Confront Ada with E3", "give up")
+@EACH_CASE
+def test_give_up_mid_round_reads_the_solution_and_scores_lies(load: Callable[[], Case]) -> None:
+    case = load()
+    game = seated(case=case)
+    lie = next(lie for lie in case.lies if lie.after is None and min(lie.catch) <= 4)
+    play(game, f"Confront {case.suspect(lie.suspect).call} with E{min(lie.catch)}", "give up")
     reply = game.handle("yes")
     lines = system_lines(reply)
     assert not any(line.startswith(("Correct", "Not ")) for line in lines)

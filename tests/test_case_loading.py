@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.case import REFUSAL, CaseError, load_case, parse_reveal
+from engine.case import REFUSAL, THEY, CaseError, Pronouns, load_case, parse_public, parse_reveal
 from engine.caseformat import CaseFormatError
 from engine.seal import seal_part, unseal_part
-from tests.engine_support import FROST_SOURCE, frost_case, frost_files
+from tests.engine_support import FROST_FAIR, FROST_SOURCE, frost_case, frost_files, wyke_case
 
 
 def test_the_test_case_loads_and_its_seal_matches() -> None:
@@ -81,6 +81,8 @@ def test_parse_errors_name_the_file_and_line() -> None:
         (('  says: "A clerk does not gossip."\n', "  says: A clerk does not gossip.\n"), "inside double quotes"),
         (("\nEND OF FILE\n", "\nEND OF FILE\nafterwards\n"), "nothing may follow END OF FILE"),
         (('  silence: "I\'ll say nothing more."\n', '  silence: "Goodbye."\n'), "last sentence of its 'admit'"),
+        # the end of the admit's last sentence is not the whole sentence
+        (('  silence: "I\'ll say nothing more."\n', '  silence: "say nothing more."\n'), "last sentence of its 'admit'"),
     ],
 )
 def test_strict_parsing_rejects_a_broken_reveal(change: tuple[str, str], message: str) -> None:
@@ -88,6 +90,56 @@ def test_strict_parsing_rejects_a_broken_reveal(change: tuple[str, str], message
     assert change[0] in source
     with pytest.raises(CaseFormatError, match=message):
         parse_reveal(source.replace(change[0], change[1], 1), "reveal.txt", frost_case().suspects)
+
+
+@pytest.mark.parametrize(
+    ("admit", "silence"),
+    [
+        ("I'll say nothing more.", "I'll say nothing more."),
+        ("I shut the booth at half past eight! I'll say nothing more.", "I'll say nothing more."),
+        ('I said "enough." Not another word', "Not another word"),
+    ],
+)
+def test_silence_may_be_the_whole_admit_or_its_last_sentence(admit: str, silence: str) -> None:
+    source = (
+        FROST_SOURCE.read_text()
+        .replace('"I shut the booth at half past eight. I\'ll say nothing more."', f'"{admit}"', 1)
+        .replace('  silence: "I\'ll say nothing more."', f'  silence: "{silence}"', 1)
+    )
+    lie = next(entry for entry in parse_reveal(source, "reveal.txt", frost_case().suspects).entries if entry.label == "R3")
+    assert (lie.admit, lie.silence) == (admit, silence)
+
+
+def test_pronouns_and_the_number_word_come_from_the_case() -> None:
+    public = wyke_case().public
+    assert public.victim_pronouns == Pronouns("he", "him", "his")
+    assert public.number_word == "four"
+    assert [s.pronouns.object for s in public.suspects] == ["her", "him", "her", "him"]
+
+
+def test_without_pronouns_or_a_number_word_a_case_says_they_and_counts_its_suspects() -> None:
+    text = (FROST_FAIR / "public.case").read_text()
+    bare = "\n".join(line for line in text.split("\n") if "pronouns:" not in line)
+    public = parse_public(bare)
+    assert public.victim_pronouns == THEY and {s.pronouns for s in public.suspects} == {THEY}
+    assert public.number_word == "three"
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (("  pronouns: she/her/her\n", "  pronouns: she/her\n"), "three words with '/' between them"),
+        (("  victim-pronouns: he/him/his\n", "  victim-pronouns: he him his\n"), "three words"),
+        (("  titles:", "  number-word: 3\n  titles:"), "'number-word' is one word"),
+    ],
+)
+def test_bad_pronouns_or_number_word_name_the_line(change: tuple[str, str], message: str) -> None:
+    text = (FROST_FAIR / "public.case").read_text()
+    assert change[0] in text
+    broken = text.replace(change[0], change[1], 1)
+    with pytest.raises(CaseFormatError, match=message) as error:
+        parse_public(broken)
+    assert error.value.line == broken.split("\n").index(change[1].split("\n")[0]) + 1
 
 
 def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:

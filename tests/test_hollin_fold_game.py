@@ -1,20 +1,17 @@
-"""Whole nights of the bundled Hollin Fold case, scripted from its own data."""
+"""Whole nights of every case (the bundled Hollin Fold and the test cases), scripted from each case's own data."""
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Callable
 
 import pytest
 
-from engine.case import Case, GradePart
+from engine.case import Case
 from engine.game import Game
 from engine.replies import PartKind, Reply
-from voice_host.loop.casefiles import load_bundled_case
+from tests.engine_support import CASES, hollin_case, par_exhibits, to_accusation
 
-
-@cache
-def hollin() -> Case:
-    return load_bundled_case()
+WHOLE_NIGHT = pytest.mark.parametrize("load", list(CASES.values()), ids=list(CASES))
 
 
 def system(reply: Reply) -> list[str]:
@@ -25,29 +22,14 @@ def said(reply: Reply) -> list[tuple[str | None, str]]:
     return [(p.speaker, p.text) for p in reply.parts if p.kind is PartKind.SUSPECT]
 
 
-def to_accusation(game: Game) -> None:
-    while not game.state.in_accusation:
-        reply = game.handle("next")
-        if system(reply) and system(reply)[-1].startswith("End round"):
-            game.handle("yes")
-
-
-def par_exhibits(case: Case) -> list[int]:
-    chosen: list[int] = []
-    for part in GradePart:
-        for number in sorted(min(case.reveal.grading.sets_for(part), key=len)):
-            if number not in chosen:
-                chosen.append(number)
-    assert len(chosen) <= 6, "a par accusation must fit in six exhibits"
-    return chosen
-
-
-def test_a_full_night_breaks_every_lie_and_proves_the_culprit_at_par() -> None:
-    case = hollin()
+@WHOLE_NIGHT
+def test_a_full_night_breaks_every_lie_and_proves_the_culprit_at_par(load: Callable[[], Case]) -> None:
+    case = load()
+    public = case.public
     game = Game(case)
     game.start()
     game.handle("Ann, Bob and Cy")
-    game.handle("Thwaite, where were you at ten?")
+    game.handle(f"{case.suspects[0].call}, where were you at ten?")
     broken: list[str] = []
     for round_number in range(1, 5):
         progress = True
@@ -90,14 +72,16 @@ def test_a_full_night_breaks_every_lie_and_proves_the_culprit_at_par() -> None:
     assert reply.parts[-1].text.endswith(
         f"|end:solved|ch:1|turns:{game.state.turn}|players:3|links:3|lies:{len(broken)}|score:{score}|tape:0|sha:none"
     )
-    assert reply.parts[-1].text.startswith("RESULT: AIGC|christmas-murder-mystery|hollin-fold|v1.0.0|")
+    assert reply.parts[-1].text.startswith(f"RESULT: AIGC|{public.game}|{public.mystery}|{public.version}|")
 
 
-@pytest.mark.parametrize(
-    "key", [s.key for s in load_bundled_case().suspects if s.key != load_bundled_case().reveal.grading.culprit]
-)
-def test_accusing_an_innocent_is_not_them(key: str) -> None:
-    case = hollin()
+def _innocents() -> list[tuple[Callable[[], Case], str]]:
+    return [(load, s.key) for load in CASES.values() for s in load().suspects if s.key != load().reveal.grading.culprit]
+
+
+@pytest.mark.parametrize(("load", "key"), _innocents(), ids=[f"{load().public.mystery}-{key}" for load, key in _innocents()])
+def test_accusing_an_innocent_is_not_them(load: Callable[[], Case], key: str) -> None:
+    case = load()
     game = Game(case)
     game.start()
     game.handle("just me")
@@ -109,8 +93,9 @@ def test_accusing_an_innocent_is_not_them(key: str) -> None:
     assert "|end:wrong|" in reply.parts[-1].text and "|score:0|" in reply.parts[-1].text
 
 
-def test_naming_the_culprit_with_no_exhibits_is_named() -> None:
-    case = hollin()
+@WHOLE_NIGHT
+def test_naming_the_culprit_with_no_exhibits_is_named(load: Callable[[], Case]) -> None:
+    case = load()
     game = Game(case)
     game.start()
     game.handle("just me")
@@ -122,7 +107,7 @@ def test_naming_the_culprit_with_no_exhibits_is_named() -> None:
 
 
 def test_blamire_alone_is_redirected_to_joel() -> None:
-    game = Game(hollin())
+    game = Game(hollin_case())
     game.start()
     game.handle("Ann")
     assert system(game.handle("Blamire, where were you?")) == ["Joel Blamire? Call him Joel."]

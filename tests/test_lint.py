@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from engine.case import join_reveal, parse_notice, parse_public, parse_reveal
+from engine.case import Case, join_reveal, parse_notice, parse_public, parse_reveal
 from engine.lint import (
     MAX_OPENING_WORDS,
     LintReport,
@@ -22,6 +23,7 @@ from engine.lint import (
     lint_sources,
     spoken_words,
 )
+from tests.engine_support import CASES_DIR, TEST_CASES
 from voice_host.cli.main import main
 from voice_host.loop.casefiles import bundled_case_dir, read_case_files
 
@@ -75,6 +77,16 @@ def test_the_bundled_case_lints_clean() -> None:
     assert all(0 < length.words <= MAX_OPENING_WORDS for length in report.lengths)
 
 
+@pytest.mark.parametrize("load", list(TEST_CASES.values()), ids=list(TEST_CASES))
+def test_the_test_cases_lint_clean_and_their_sources_are_what_is_sealed(load: Callable[[], Case]) -> None:
+    folder = CASES_DIR / load().public.mystery
+    report = lint_case_files(read_case_files(folder))
+    assert report.findings == ()
+    files = read_case_files(folder)
+    joined = join_reveal(files, parse_notice(files["SYSTEM.md"].decode()))
+    assert joined == (CASES_DIR / f"{folder.name}.reveal.txt").read_bytes()
+
+
 def test_the_plain_source_is_what_the_package_seals() -> None:
     files = read_case_files(bundled_case_dir())
     notice = parse_notice(files["SYSTEM.md"].decode())
@@ -119,6 +131,13 @@ def test_a_call_that_is_none_of_their_names_is_a_warning() -> None:
     report = lint(public=public)
     assert messages(report) == []
     assert any("call 'The Agent Man'" in message for message in messages(report, Severity.WARNING))
+
+
+def test_a_number_word_that_is_not_the_count_of_suspects_is_a_warning() -> None:
+    public = edit(PUBLIC_TEXT, "  number-word: six\n", "  number-word: seven\n")
+    report = lint(public=public)
+    assert messages(report) == []
+    assert messages(report, Severity.WARNING) == ["number-word is 'seven', but the case has 6 suspects (six)"]
 
 
 # --- rounds, exhibits, statements ----------------------------------------------------------------

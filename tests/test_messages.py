@@ -101,10 +101,10 @@ def test_rule_2_a_rules_question_gets_the_how_to_play_passage() -> None:
 def test_rule_3_talk_to_a_seat_is_table_talk_and_others_cannot_be_questioned() -> None:
     game = seated()
     assert system_lines(game.handle("Bob, what do you think?")) == [
-        "(The table confers. Speak to one of the six by name to ask.)"
+        "(The table confers. Speak to one of the three by name to ask.)"
     ]
-    assert system_lines(game.handle("Ask the watchman what he saw")) == ["Only the six can be questioned."]
-    assert system_lines(game.handle("Mr Venn, who hurt you?")) == ["Only the six can be questioned."]
+    assert system_lines(game.handle("Ask the watchman what he saw")) == ["Only the three can be questioned."]
+    assert system_lines(game.handle("Mr Venn, who hurt you?")) == ["Only the three can be questioned."]
     assert game.state.questions_used == 0
 
 
@@ -184,12 +184,12 @@ def test_rule_7_an_accusation_before_round_a_is_refused_free() -> None:
 def test_rule_8_table_talk_confers_once_a_round_then_ledger_only() -> None:
     game = seated()
     first = game.handle("I think the scarf matters")
-    assert system_lines(first) == ["(The table confers. Speak to one of the six by name to ask.)"]
+    assert system_lines(first) == ["(The table confers. Speak to one of the three by name to ask.)"]
     second = game.handle("hmm, let me think")
     assert [p.kind.value for p in second.parts] == ["ledger"]
     play(game, "next", "yes")
     assert system_lines(game.handle("so many clues here")) == [SEALED]  # "clues" is a hint request, rule 2 first
-    assert system_lines(game.handle("what a night")) == ["(The table confers. Speak to one of the six by name to ask.)"]
+    assert system_lines(game.handle("what a night")) == ["(The table confers. Speak to one of the three by name to ask.)"]
 
 
 def test_please_does_not_hide_a_command() -> None:

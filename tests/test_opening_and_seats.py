@@ -73,7 +73,7 @@ def test_just_me_is_one_seat_read_as_you_and_pass_is_dropped() -> None:
     assert game.state.seats == ("you",) and game.state.solo
     assert reply.parts[-2].text == "Question 1 of 4: you."
     reply = game.handle("pass")
-    assert system_lines(reply) == ["(The table confers. Speak to one of the six by name to ask.)"]
+    assert system_lines(reply) == ["(The table confers. Speak to one of the three by name to ask.)"]
 
 
 def test_over_eight_asks_which_eight() -> None:
