@@ -133,6 +133,8 @@ def parse_records(
             records.append(current)
             last_field = None
         elif indent == 2:
+            if line.lstrip().startswith("#"):
+                raise CaseFormatError(file, number, "an indented '#' line: comments start at column 0")
             if current is None:
                 raise CaseFormatError(file, number, "a field outside any record")
             name, sep, value = line.strip().partition(":")
