@@ -442,12 +442,16 @@ class Classifier:
         rest = re.sub(r"(?:\bE\s?-?\d{1,3}|\bexhibit\s+#?\d{1,3}|#\d{1,3})\b", " ", rest, flags=re.IGNORECASE)
         return rest.strip(" ,.:;!-–—")
 
-    @staticmethod
-    def _second_person(rest: str) -> str:
-        """ "Ask Thwaite where he was" -> "where were you": the suspect hears the question put to them."""
+    def _second_person(self, rest: str) -> str:
+        """ "Ask Thwaite where he was" -> "where were you": the suspect hears the question put to them.
+
+        The victim's own pronouns stay: "Ask Dinah when she found him" is about him, not her."""
+        victim = self.case.public.victim_pronouns
         swapped = re.sub(r"\b(?:he|she)\b", "you", rest, flags=re.IGNORECASE)
-        swapped = re.sub(r"\b(?:his)\b", "your", swapped, flags=re.IGNORECASE)
-        swapped = re.sub(r"\b(?:him|himself|herself)\b", "you", swapped, flags=re.IGNORECASE)
+        for forms, second in ((("his",), "your"), (("him", "himself", "herself"), "you")):
+            kept = [word for word in forms if word not in (victim.object, victim.possessive)]
+            if kept:
+                swapped = re.sub(rf"\b(?:{'|'.join(kept)})\b", second, swapped, flags=re.IGNORECASE)
         swapped = re.sub(r"\b(where|what|when|why|how|who)\s+you\s+(?:was|were)\b", r"\1 were you", swapped, flags=re.IGNORECASE)
         swapped = re.sub(r"\b(where|what|when|why|how|who)\s+you\s+(?:is|are)\b", r"\1 are you", swapped, flags=re.IGNORECASE)
         swapped = re.sub(r"\byou was\b", "you were", swapped, flags=re.IGNORECASE)

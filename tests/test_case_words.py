@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from engine.game import SEALED, Game
-from tests.engine_support import hollin_case, seated, system_lines, wyke_case
+from tests.engine_support import hollin_case, seated, suspect_lines, system_lines, wyke_case
 
 TABLE_TALK_WYKE = "(The table confers. Speak to one of the four by name to ask.)"
 TABLE_TALK_HOLLIN = "(The table confers. Speak to one of the six by name to ask.)"
@@ -95,3 +95,11 @@ def test_hollin_folds_fixed_lines_are_the_cards() -> None:
     assert system_lines(game.handle("add Ann")) == [
         "Ann is already a name at this table or among the six. Add them by a nickname."
     ]
+
+
+def test_asking_about_the_victim_keeps_his_pronoun() -> None:
+    game = wyke()
+    reply = game.handle("Ask Mrs. Marr when she found him")
+    assert suspect_lines(reply) == [("dinah", "I took his cocoa in at a quarter past nine, and there he lay.")]
+    reply = game.handle("Ask Captain Lorne where he was at nine")
+    assert suspect_lines(reply) == [("lorne", "I sat by the parlour fire with my pipe until the cook screamed.")]
