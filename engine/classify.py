@@ -34,7 +34,7 @@ class Action(Enum):
     RULES = auto()
     LATECOMER = auto()
     TABLE_TALK = auto()
-    ONLY_SIX = auto()
+    ONLY_SUSPECTS = auto()  # "Only the six can be questioned."
     REDIRECT = auto()
     ONE_AT_A_TIME = auto()
     WHAT_DO_YOU_ASK = auto()
@@ -285,7 +285,7 @@ class Classifier:
         if address is not None and address.seat and not address.suspects:  # rule 3
             return Decision(Action.TABLE_TALK, self._msg(MessageKind.TABLE_TALK, text))
         if address is not None and address.other and not address.suspects:
-            return Decision(Action.ONLY_SIX, self._msg(MessageKind.OTHER, text))
+            return Decision(Action.ONLY_SUSPECTS, self._msg(MessageKind.OTHER, text))
         if address is not None:
             put = self._put_to(text, address, s)  # rules 4-6
             if put is not None:

@@ -314,7 +314,7 @@ class Game:
             self._t.talked = True
             self._system(CONFER.format(number=self._number))
 
-    def _do_only_six(self, d: Decision) -> None:
+    def _do_only_suspects(self, d: Decision) -> None:
         self._system(ONLY_SUSPECTS.format(number=self._number))
 
     def _do_redirect(self, d: Decision) -> None:

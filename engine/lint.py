@@ -25,6 +25,7 @@ from engine.case import (
     EntryKind,
     FileEntry,
     GradePart,
+    Pronouns,
     PublicPart,
     Reveal,
     join_reveal,
@@ -53,6 +54,7 @@ HOLLIN_FOLD_NAMES: Mapping[str, tuple[str, ...]] = {
     "ormerod": ("Ormerod", "Julius", "man of business", "agent", "lawyer", "solicitor"),
 }
 HOLLIN_FOLD_REDIRECT = ("joel", "Blamire")  # "Joel Blamire? Call him Joel."
+HOLLIN_FOLD_VICTIM = Pronouns("she", "her", "her")  # card: "there when she was struck", "did you kill ... her"
 
 # A spoken word for counting read-aloud length: "10.35", "twenty-five" and "Amos's" are one word each.
 _SPOKEN_WORD = re.compile(r"[A-Za-z0-9]+(?:['’.\-][A-Za-z0-9]+)*")
@@ -218,6 +220,16 @@ def _check_names(public: PublicPart, public_file: str) -> list[Finding]:
         for suspect in public.suspects:
             if suspect.key == key and word.lower() not in _folded(suspect.redirect):
                 found.append(_error(public_file, suspect.line, f"{key} needs 'redirect: {word}' (card: NAMES)"))
+            if suspect.key == key and suspect.pronouns.object != "him":
+                found.append(_error(public_file, suspect.line, f"{key} needs 'pronouns: he/him/his' (card: \"Call him Joel.\")"))
+        if public.victim_pronouns != HOLLIN_FOLD_VICTIM:
+            found.append(
+                _error(
+                    public_file,
+                    1,
+                    f"Hollin Fold needs 'victim-pronouns: {HOLLIN_FOLD_VICTIM.render()}' (card: \"who killed her\")",
+                )
+            )
     count = len(public.suspects)
     if count <= len(NUMBER_WORDS) and public.number_word != NUMBER_WORDS[count - 1]:
         found.append(

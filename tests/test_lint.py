@@ -119,6 +119,12 @@ def test_joel_without_the_blamire_redirect_is_an_error() -> None:
     only_error(lint(public=public), r"joel needs 'redirect: Blamire'")
 
 
+def test_hollin_fold_without_the_cards_pronouns_is_an_error() -> None:
+    only_error(lint(public=edit(PUBLIC_TEXT, "  victim-pronouns: she/her/her\n", "")), r"victim-pronouns: she/her/her")
+    joel = edit(PUBLIC_TEXT, "  call: Joel\n  pronouns: he/him/his\n", "  call: Joel\n")
+    only_error(lint(public=joel), r"joel needs 'pronouns: he/him/his'")
+
+
 def test_hollin_fold_with_five_suspects_is_an_error() -> None:
     public = parse_public(PUBLIC_TEXT)
     reveal = parse_reveal(REVEAL_TEXT, "reveal.txt", public.suspects)
