@@ -14,14 +14,12 @@ from enum import Enum
 from pathlib import Path
 
 import numpy as np
-import numpy.typing as npt
+
+from voice_host.ears.sound import SAMPLE_RATE, Audio
 
 FIXTURE_DIR = Path(__file__).resolve().parent
 MANIFEST = FIXTURE_DIR / "manifest.tsv"
 CLEAN_DIR = FIXTURE_DIR / "clean"
-SAMPLE_RATE = 16_000
-
-Audio = npt.NDArray[np.float32]
 
 
 class Condition(Enum):

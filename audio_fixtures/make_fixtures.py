@@ -17,7 +17,8 @@ from pathlib import Path
 import av
 import numpy as np
 
-from audio_fixtures.fixtures import CLEAN_DIR, MANIFEST, SAMPLE_RATE, Audio, Fixture, load_manifest, write_manifest
+from audio_fixtures.fixtures import CLEAN_DIR, MANIFEST, Fixture, load_manifest, write_manifest
+from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.loop.casefiles import load_bundled_case
 
 SEED = 20261224

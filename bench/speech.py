@@ -34,7 +34,8 @@ if str(ROOT) not in sys.path:
 from engine.replies import PartKind, Reply, ReplyPart  # noqa: E402
 from models.locate import WhisperModelName  # noqa: E402
 from voice_host.ears.asr import RecognitionOptions, Recognizer, Transcript  # noqa: E402
-from voice_host.ears.vad import SAMPLE_RATE, SileroVad  # noqa: E402
+from voice_host.ears.sound import BLOCK_SAMPLES, SAMPLE_RATE  # noqa: E402
+from voice_host.ears.vad import SileroVad  # noqa: E402
 from voice_host.loop.listener import FeedOnlySource, Listener, ListenerSettings, Utterance  # noqa: E402
 from voice_host.mouth.tts import Synthesizer  # noqa: E402
 
@@ -160,7 +161,7 @@ def bench_loop(
     # None: no early start (transcription begins when the hangover runs out).
     early = settings.segmenter.silence_seconds if early_seconds is None else early_seconds
     settings = replace(settings, segmenter=replace(settings.segmenter, early_seconds=early))
-    block = 512
+    block = BLOCK_SAMPLES
     waits: list[float] = []
     to_first_audio: list[float] = []
     runs = [0]  # recognitions started, including early ones thrown away

@@ -5,14 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import numpy.typing as npt
 import pytest
 
 from models.locate import WhisperModelName
 from voice_host.ears.asr import RecognitionOptions, Recognizer
+from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.mouth.tts import HOST, Synthesizer, VoiceMap, VoiceSettings
 
-Audio = npt.NDArray[np.float32]
 Render = Callable[..., Audio]
 
 
@@ -33,8 +32,8 @@ def render_speech(steady_synthesizer: Synthesizer) -> Render:
     """render_speech(text, pad=0.3) -> 16 kHz mono float32 (repeatable), with silence either side."""
 
     def render(text: str, role: str = HOST, pad: float = 0.3) -> Audio:
-        audio = steady_synthesizer.render(text, role=role, rate=16_000)
-        silence = np.zeros(int(pad * 16_000), dtype=np.float32)
+        audio = steady_synthesizer.render(text, role=role, rate=SAMPLE_RATE)
+        silence = np.zeros(int(pad * SAMPLE_RATE), dtype=np.float32)
         return np.concatenate([silence, audio, silence])
 
     return render

@@ -11,13 +11,14 @@ import pytest
 
 from engine.replies import PartKind, Reply, ReplyPart
 from voice_host.ears.audio import DeviceLostError, NoMicrophoneError
-from voice_host.ears.vad import Audio, SegmenterSettings
+from voice_host.ears.sound import SAMPLE_RATE, Audio
+from voice_host.ears.vad import SegmenterSettings
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.listener import InlineExecutor, Listener, ListenerSettings, Utterance
 from voice_host.mouth.host_voice import HostVoice
 from voice_host.mouth.tts import SpeechLine, SpokenSentence
 
-RATE = 16_000
+RATE = SAMPLE_RATE
 BLOCK = 800  # 50 ms
 SETTINGS = ListenerSettings(
     segmenter=SegmenterSettings(speech_seconds=0.1, early_seconds=0.2, silence_seconds=0.5, pre_roll_seconds=0.1),

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from voice_host.ears.near_voice import SAMPLE_RATE, NearVoiceGate
+from voice_host.ears.near_voice import NearVoiceGate
+from voice_host.ears.sound import SAMPLE_RATE
 
 
 def _level_db(audio: np.ndarray) -> float:

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from tests.conftest_speech import Render
+from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.ears.vad import (
-    SAMPLE_RATE,
     SegmenterSettings,
     SegmentEvent,
     UtteranceCollector,

@@ -24,11 +24,12 @@ import pytest
 from tests.conftest_speech import Render
 from voice_host.ears.asr import Recognizer, Transcript
 from voice_host.ears.audio import Capture, rescan_devices
+from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.ears.vad import SileroVad
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.listener import Listener, ListenerSettings, Utterance
 
-RATE = 16_000
+RATE = SAMPLE_RATE
 STEP = 0.1  # seconds of audio written per step (3,200 bytes)
 
 pytestmark = pytest.mark.skipif(

@@ -19,7 +19,7 @@ import numpy as np
 from engine.case import Case
 from engine.game import Game
 from voice_host.ears.asr import RecognitionOptions, Recognizer
-from voice_host.ears.vad import SAMPLE_RATE, Audio
+from voice_host.ears.sound import BLOCK_SAMPLES, SAMPLE_RATE, Audio
 from voice_host.understanding.understand import (
     Biasing,
     Heard,
@@ -31,7 +31,6 @@ from voice_host.understanding.understand import (
 
 #: The table a fresh diagnostic game is seated with (plain names, none of them a suspect's).
 DIAGNOSTIC_SEATS = ("Ann", "Ben")
-BLOCK_SAMPLES = 512  # 32 ms, one Silero window
 TRAILING_SILENCE_SECONDS = 1.0  # so the segmenter's hangover can run out at the end of a file
 
 

@@ -30,12 +30,11 @@ import numpy.typing as npt
 from rapidfuzz import fuzz
 
 from models.locate import WhisperModelName, whisper_model_dir
+from voice_host.ears.sound import SAMPLE_RATE, Audio
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel  # type: ignore[import-untyped]
 
-SAMPLE_RATE = 16_000
-Audio = npt.NDArray[np.float32]
 
 
 @dataclass(frozen=True)

@@ -25,13 +25,9 @@ from types import ModuleType
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 import soxr
 
-Audio = npt.NDArray[np.float32]
-CAPTURE_RATE = 16_000
-CAPTURE_BLOCK = 512  # 32 ms: one Silero window per block
-PLAYBACK_RATE = 22_050
+from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, Audio
 
 
 class AudioUnavailableError(Exception):
@@ -138,7 +134,7 @@ def _usable_rate(kind: str, device: int | str | None, wanted: int) -> int | None
         return None
 
 
-def check_microphone(device: int | str | None = None, sample_rate: int = CAPTURE_RATE) -> int:
+def check_microphone(device: int | str | None = None, sample_rate: int = SAMPLE_RATE) -> int:
     """The rate to open the microphone at (`sample_rate`, or its own); NoMicrophoneError if none works."""
     rate = _usable_rate("input", device, sample_rate)
     if rate is None:
@@ -182,8 +178,8 @@ class Capture:
     def __init__(
         self,
         device: int | str | None = None,
-        sample_rate: int = CAPTURE_RATE,
-        block_size: int = CAPTURE_BLOCK,
+        sample_rate: int = SAMPLE_RATE,
+        block_size: int = BLOCK_SAMPLES,
         max_queued_seconds: float = 10.0,
         lost_after: float = 2.0,
     ) -> None:

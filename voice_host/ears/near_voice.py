@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from voice_host.ears.asr import SAMPLE_RATE, Audio
+from voice_host.ears.sound import SAMPLE_RATE, Audio
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,8 @@ from enum import Enum
 from typing import Protocol
 
 import numpy as np
-import numpy.typing as npt
 
-SAMPLE_RATE = 16_000
-Audio = npt.NDArray[np.float32]
+from voice_host.ears.sound import SAMPLE_RATE, SILERO_WINDOW, Audio
 
 
 class SegmentEvent(Enum):
@@ -175,7 +173,7 @@ class SpeechDetector(Protocol):
 class SileroVad:
     """Streaming Silero VAD (faster-whisper's bundled ONNX model), state kept across chunks."""
 
-    WINDOW = 512  # samples per model step at 16 kHz
+    WINDOW = SILERO_WINDOW
     CONTEXT = 64  # samples of the previous window the model sees
 
     def __init__(self, threshold: float = 0.5) -> None:

@@ -28,7 +28,8 @@ from typing import Any, Generic, Protocol, TypeVar
 import numpy as np
 
 from voice_host.ears.audio import MICROPHONE_LOST, AudioUnavailableError, DeviceLostError
-from voice_host.ears.vad import Audio, SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
+from voice_host.ears.sound import SAMPLE_RATE, Audio
+from voice_host.ears.vad import SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
 from voice_host.loop.events import MicLevel, MicStatus
 
 T = TypeVar("T")
@@ -54,7 +55,7 @@ class FeedOnlySource:
     """A source for driving `Listener.feed` by hand (files in `hear`, benchmarks): it gives the sample
     rate and never produces blocks of its own."""
 
-    def __init__(self, sample_rate: int = 16_000) -> None:
+    def __init__(self, sample_rate: int = SAMPLE_RATE) -> None:
         self.sample_rate = sample_rate
 
     def start(self) -> None: ...

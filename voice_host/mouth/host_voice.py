@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from engine.replies import Reply
-from voice_host.ears.vad import Audio
+from voice_host.ears.sound import Audio
 from voice_host.mouth.tts import SpeechLine, SpokenSentence
 
 

@@ -20,14 +20,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
-import numpy.typing as npt
 import platformdirs
 
 from engine.replies import PartKind, Reply
+from voice_host.ears.sound import PLAYBACK_RATE, Audio
 
-Audio = npt.NDArray[np.float32]
 HOST = "host"
-OUTPUT_RATE = 22_050  # every voice is resampled to this, so one output stream plays them all
 VOICE_CONFIG_NAME = "voices.toml"
 
 
@@ -302,7 +300,7 @@ class Synthesizer:
     def __init__(
         self,
         voices: VoiceMap | None = None,
-        output_rate: int = OUTPUT_RATE,
+        output_rate: int = PLAYBACK_RATE,
         loader: Callable[[Path | None], PiperLike] = load_piper_voice,
     ) -> None:
         self.voices = voices or VoiceMap()

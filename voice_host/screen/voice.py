@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from engine.case import Case
     from engine.game import Game
     from voice_host.ears.asr import Recognizer
-    from voice_host.ears.vad import Audio
+    from voice_host.ears.sound import Audio
     from voice_host.loop.listener import Utterance
     from voice_host.mouth.tts import SpeechLine
     from voice_host.screen.voice_io import VoiceIO

@@ -9,7 +9,7 @@ from typing import Any, Generic, TypeVar
 
 from engine.replies import Reply
 from voice_host.ears.audio import AudioUnavailableError
-from voice_host.ears.vad import Audio
+from voice_host.ears.sound import Audio
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.listener import Listener, Utterance
 from voice_host.mouth.host_voice import HostVoice

@@ -1,0 +1,13 @@
+"""The sound format the whole voice side agrees on: defined here once, imported everywhere."""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+Audio = npt.NDArray[np.float32]  # mono samples, full scale at +-1.0
+
+SAMPLE_RATE = 16_000  # what Silero and Whisper take: the microphone is opened at it, or converted to it
+SILERO_WINDOW = 512  # samples per Silero step at SAMPLE_RATE (the model's fixed input)
+BLOCK_SAMPLES = SILERO_WINDOW  # 32 ms: every block read from the microphone is one Silero step
+PLAYBACK_RATE = 22_050  # piper's rate: every voice is resampled to it, so one output stream plays them all
