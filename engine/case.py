@@ -13,14 +13,12 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from engine.caseformat import END_OF_FILE, CaseFormatError, Record, RecordSchema, parse_records
+from engine.rules import EXHIBITS, EXHIBITS_PER_ROUND, ROUNDS
 from engine.seal import SealError, sha256_hex, unseal_part
 
 REFUSAL = "The case file did not come through whole; this chat can't run it."
 PUBLIC_FILE = "public.case"
 NOTICE_FILE = "SYSTEM.md"
-ROUNDS = 4
-EXHIBITS_PER_ROUND = 4
-EXHIBITS = ROUNDS * EXHIBITS_PER_ROUND
 
 
 # The number of suspects in words, as the card's fixed lines say it ("Only the six can be questioned.").

@@ -10,10 +10,11 @@ import re
 from dataclasses import dataclass, replace
 from enum import Enum, auto
 
-from engine.case import EXHIBITS, Case, RulePassage
+from engine.case import Case, RulePassage
 from engine.exhibits import cited_exhibits, distinct
 from engine.messages import Command, Message, MessageKind
 from engine.names import NameIndex
+from engine.rules import EXHIBITS, MAX_COUNTED_EXHIBITS, QUESTIONS_PER_ROUND
 from engine.save import SaveBlock, looks_like_save, parse_save
 from engine.state import Accusation, Phase
 from engine.text import clean, drop_openers, find_phrase, strip_markdown, words
@@ -313,7 +314,7 @@ class Classifier:
             if simple is Command.PASS and s.solo:
                 return None  # "just me": pass is dropped
             # next with questions left only asks "End round?"; with none left it opens the next round
-            costly = simple is Command.NEXT and s.phase is Phase.ROUNDS and s.questions_used >= 4
+            costly = simple is Command.NEXT and s.phase is Phase.ROUNDS and s.questions_used >= QUESTIONS_PER_ROUND
             return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=simple, costly=costly))
         read = _READ.match(bare)
         if read:
@@ -619,7 +620,7 @@ class Classifier:
                 cut = mention.end
                 break
         before = distinct([m.suspect for m in kept if m.start < cut])
-        exhibits = tuple(n for n in distinct(cited_exhibits(text)) if 1 <= n <= EXHIBITS)[:6]
+        exhibits = tuple(n for n in distinct(cited_exhibits(text)) if 1 <= n <= EXHIBITS)[:MAX_COUNTED_EXHIBITS]
         if len(before) == 1:
             accused: str | None = before[0]
         elif not before:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 
-from engine.case import EXHIBITS_PER_ROUND, ROUNDS, Case, EntryKind, FileEntry, GradePart
+from engine.case import Case, EntryKind, FileEntry, GradePart
 from engine.classify import Action, Classifier, Decision, Pending, Situation
 from engine.ledger import full_state, ledger_line
 from engine.messages import Command, Message
 from engine.replies import PartKind, Reply, ReplyPart
+from engine.rules import EXHIBITS_PER_ROUND, QUESTIONS_PER_ROUND, ROUNDS
 from engine.save import SaveBlock
 from engine.scoring import PAR, grade
 from engine.state import Accusation, GameState, Phase
@@ -342,7 +343,7 @@ class Game:
 
     def _do_question(self, d: Decision) -> None:
         assert d.suspect is not None
-        if self._t.questions >= 4:
+        if self._t.questions >= QUESTIONS_PER_ROUND:
             self._system(SPENT)
             return
         self._say(d.suspect, self._answer(d.suspect, d.rest))
@@ -351,7 +352,7 @@ class Game:
     def _do_confront(self, d: Decision) -> None:
         assert d.suspect is not None and d.exhibit is not None
         t = self._t
-        if t.questions >= 4:
+        if t.questions >= QUESTIONS_PER_ROUND:
             self._system(SPENT)
             return
         suspect = self.case.suspect(d.suspect)
@@ -416,7 +417,7 @@ class Game:
             t.joining.clear()
             t.solo = False
         round_ = self.case.round(number)
-        self._system(f"Round {number} of 4.")
+        self._system(f"Round {number} of {ROUNDS}.")
         if number == 1:
             self._narrate(self.case.public.house)
         self._narrate(round_.scene)
@@ -435,11 +436,11 @@ class Game:
         t = self._t
         if t.in_accusation:
             self._system(NEARLY_DONE)
-        elif t.questions >= 4:
+        elif t.questions >= QUESTIONS_PER_ROUND:
             self._end_round()
         else:
             t.pending = Pending.END_ROUND
-            self._system(f"End round {t.round} with {4 - t.questions} unused?")
+            self._system(f"End round {t.round} with {QUESTIONS_PER_ROUND - t.questions} unused?")
 
     def _end_round(self) -> None:
         t = self._t
@@ -447,14 +448,14 @@ class Game:
             self._open_round(t.round + 1, with_save=True)
         else:
             t.in_accusation, t.phase, t.talked = True, Phase.ACCUSATION, False
-            t.questions = 4
+            t.questions = QUESTIONS_PER_ROUND
             self._system(NEARLY_DONE)
 
     def _spend(self) -> None:
         t = self._t
         t.questions += 1
         self._advance_seat()
-        if t.questions >= 4:
+        if t.questions >= QUESTIONS_PER_ROUND:
             self._system(SPENT)
             self._save_part(turn=t.turn + 1)
         else:
@@ -467,10 +468,10 @@ class Game:
 
     def _prompt(self) -> None:
         t = self._t
-        if t.questions >= 4:
+        if t.questions >= QUESTIONS_PER_ROUND:
             self._system(SPENT)
         else:
-            self._system(f"Question {t.questions + 1} of 4: {self.state.next_seat_name}.")
+            self._system(f"Question {t.questions + 1} of {QUESTIONS_PER_ROUND}: {self.state.next_seat_name}.")
 
     # -- the FILEs ----------------------------------------------------------------------------------
 
@@ -638,13 +639,13 @@ class Game:
         t = self._t
         repaired = False
         if save.round == "A":
-            number, questions, repaired = 4, 4, True
+            number, questions, repaired = ROUNDS, QUESTIONS_PER_ROUND, True
         elif save.round.isdigit() and 1 <= int(save.round) <= ROUNDS:
             number, questions = int(save.round), save.questions
         else:
             number, questions, repaired = 1, save.questions, True
-        if not 0 <= questions <= 4:
-            questions, repaired = min(max(questions, 0), 4), True
+        if not 0 <= questions <= QUESTIONS_PER_ROUND:
+            questions, repaired = min(max(questions, 0), QUESTIONS_PER_ROUND), True
         table = self._saved_table(save.table)
         if tuple(table) != save.table and save.table != ():
             repaired = True
@@ -675,7 +676,7 @@ class Game:
         t.exhibits_read = list(range(1, read_through + 1))
         if repaired or dropped:
             self._system(f"Save repaired: {dropped} label(s) dropped.")
-        self._system(f"Round {number} of 4.")
+        self._system(f"Round {number} of {ROUNDS}.")
         for exhibit in self.case.round(number).exhibits:
             self._exhibit(exhibit.number)
         self._full_state()

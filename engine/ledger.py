@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.rules import QUESTIONS_PER_ROUND, ROUNDS
 from engine.state import Accusation, GameState
 
 
@@ -9,7 +10,7 @@ def ledger_line(state: GameState, version: str) -> str:
     seat = "-" if state.next_seat is None else f"{state.next_seat}/{len(state.seats)}"
     broken = ",".join(state.broken) if state.broken else "none"
     return (
-        f"[L] t:{state.turn} | rd:{state.round_label} | q:{state.questions_used}/4 | seat:{seat} | "
+        f"[L] t:{state.turn} | rd:{state.round_label} | q:{state.questions_used}/{QUESTIONS_PER_ROUND} | seat:{seat} | "
         f"broken:{broken} | acc:{state.accusation.value} | {version}"
     )
 
@@ -20,12 +21,12 @@ def full_state(state: GameState, joining: tuple[str, ...] = ()) -> str:
     exhibits = ", ".join(f"E{n}" for n in state.exhibits_read) or "none"
     lines = [
         "FULL STATE",
-        f"Round: {state.round_label if state.round_label == 'A' else f'{state.round} of 4'}",
+        f"Round: {state.round_label if state.round_label == 'A' else f'{state.round} of {ROUNDS}'}",
         f"Seats: {seats}",
         f"Next to ask: {state.next_seat_name or '-'}" + (f" (seat {state.next_seat})" if state.next_seat is not None else ""),
         f"Exhibits read: {exhibits}",
         f"Lies broken: {', '.join(state.broken) if state.broken else 'none'}",
-        f"Questions left: {state.questions_left} of 4",
+        f"Questions left: {state.questions_left} of {QUESTIONS_PER_ROUND}",
     ]
     if joining:
         lines.append(f"Joining next round: {', '.join(joining)}")

@@ -15,12 +15,10 @@ from enum import Enum
 from itertools import product
 
 from engine.case import (
-    EXHIBITS_PER_ROUND,
     NOTICE_FILE,
     NUMBER_WORDS,
     PUBLIC_FILE,
     REVEAL_SCHEMAS,
-    ROUNDS,
     CaseError,
     EntryKind,
     FileEntry,
@@ -34,14 +32,13 @@ from engine.case import (
     parse_reveal,
 )
 from engine.caseformat import CaseFormatError, Record, parse_records
+from engine.rules import EXHIBITS_PER_ROUND, MAX_COUNTED_EXHIBITS, QUESTIONS_PER_ROUND, ROUNDS
 from engine.seal import sha256_hex
 from engine.text import words
 
 WORDS_PER_MINUTE = 150
 MAX_OPENING_WORDS = 600  # a round opening read aloud in under four minutes
 MAX_EXHIBIT_WORDS = 90  # an exhibit heard in under about forty seconds
-QUESTIONS_PER_ROUND = 4
-MAX_COUNTED_EXHIBITS = 6  # the accusation counts the first six distinct exhibits
 
 #: The card's NAMES for Hollin Fold, by suspect key: the bundled case must match them exactly.
 HOLLIN_FOLD = "hollin-fold"

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from engine.rules import QUESTIONS_PER_ROUND
+
 
 class Accusation(Enum):
     NONE = "none"
@@ -42,7 +44,7 @@ class GameState:
 
     @property
     def questions_left(self) -> int:
-        return 4 - self.questions_used
+        return QUESTIONS_PER_ROUND - self.questions_used
 
     @property
     def next_seat_name(self) -> str | None:

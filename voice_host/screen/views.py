@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.replies import PartKind, Reply, ReplyPart
+from engine.rules import EXHIBITS_PER_ROUND, QUESTIONS_PER_ROUND
 from engine.state import Accusation, GameState, Phase
 
 HOST = "Host"
@@ -25,7 +26,7 @@ class LedgerView:
     round: str  # "-" before seating, "1".."4", or "A"
     round_caption: str  # "Seating", "Round 2", "Accusation", "Night over"
     questions_left: int
-    marks: str  # four marks: filled for each question left, hollow for each spent
+    marks: str  # one mark a question: filled for each question left, hollow for each spent
     next_seat: str  # who asks next, or "-"
     broken: str  # lie labels in order, or "none"
     accusation: str  # "none", "read back: say yes", "locked"
@@ -41,7 +42,7 @@ def ledger_view(state: GameState, ledger_line: str) -> LedgerView:
         round_value, caption = "A", "Accusation"
     else:
         round_value, caption = str(state.round), f"Round {state.round}"
-    left = max(0, min(4, state.questions_left))
+    left = max(0, min(QUESTIONS_PER_ROUND, state.questions_left))
     accusation = {
         Accusation.NONE: "none",
         Accusation.READ: "read back: say yes",
@@ -51,7 +52,7 @@ def ledger_view(state: GameState, ledger_line: str) -> LedgerView:
         round=round_value,
         round_caption=caption,
         questions_left=left,
-        marks=FILLED_MARK * left + USED_MARK * (4 - left),
+        marks=FILLED_MARK * left + USED_MARK * (QUESTIONS_PER_ROUND - left),
         next_seat=state.next_seat_name or "-",
         broken=" ".join(state.broken) if state.broken else "none",
         accusation=accusation,
@@ -160,7 +161,7 @@ class Evidence:
         statements = tuple(
             StatementView(speaker_label(part), part.text) for part in reply.parts if part.kind is PartKind.STATEMENT
         )
-        this_round = range(4 * state.round - 3, 4 * state.round + 1)
+        this_round = range(EXHIBITS_PER_ROUND * (state.round - 1) + 1, EXHIBITS_PER_ROUND * state.round + 1)
         opening = any(part.kind is PartKind.EXHIBIT and part.exhibit in this_round for part in reply.parts)
         if statements and opening:
             # Only a round opening reads this round's statements with its exhibits; "statements" on
@@ -197,5 +198,5 @@ def full_state_view(state: GameState) -> FullStateView:
         next_seat=state.next_seat_name or "-",
         exhibits_read=" ".join(f"E{n}" for n in state.exhibits_read) or "none",
         broken=" ".join(state.broken) or "none",
-        questions_left=f"{state.questions_left} of 4",
+        questions_left=f"{state.questions_left} of {QUESTIONS_PER_ROUND}",
     )

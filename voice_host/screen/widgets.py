@@ -10,6 +10,7 @@ from textual.widgets import Digits, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.replies import PartKind, Reply, ReplyPart
+from engine.rules import QUESTIONS_PER_ROUND
 from voice_host.loop.events import HeardUtterance, MicLevel, MicStatus
 from voice_host.screen.bigtext import big_text
 from voice_host.screen.views import (
@@ -84,7 +85,7 @@ class LedgerPanel(Vertical):
         self.round_digits.update(view.round)
         self.round.value.update(view.round_caption)
         self.marks_big.update(big_marks(view.questions_left))
-        self.questions.value.update(f"{view.marks}  {view.questions_left} of 4")
+        self.questions.value.update(f"{view.marks}  {view.questions_left} of {QUESTIONS_PER_ROUND}")
         self.next_seat.value.update(view.next_seat)
         self.next_seat.set_class(view.next_seat == "-", "-none")
         # In the big layout a short name is drawn three rows tall; a long one stays a reversed block.

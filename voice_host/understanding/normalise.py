@@ -15,6 +15,8 @@ from enum import Enum
 from rapidfuzz import fuzz
 from text_to_num import alpha2digit  # type: ignore[import-untyped]
 
+from engine.rules import EXHIBITS
+
 
 class CorrectionKind(Enum):
     NAME = "name"  # a misheard suspect's name put right (names.py)
@@ -40,7 +42,7 @@ class Normalised:
     corrections: tuple[Correction, ...] = ()
 
 
-# Exhibits are 1-16, so these few words are all a citation can use; "one" is left alone by
+# Exhibits are 1-16 (EXHIBITS), so these few words are all a citation can use; "one" is left alone by
 # alpha2digit (it is usually a pronoun), so citations spelt out are read with this table too.
 _NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
@@ -221,7 +223,7 @@ def _read_slot(text: str, start: int, corrections: list[Correction]) -> tuple[st
             pos += plain.end()
         elif match:
             number = int(number_text)
-            if not 1 <= number <= 16:
+            if not 1 <= number <= EXHIBITS:
                 break
             corrected = f"E{number}"
             corrections.append(Correction(CorrectionKind.EXHIBIT, match.group(0), corrected, 0.6))
@@ -334,7 +336,7 @@ def repair_command(text: str) -> Normalised:
         return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.8),))
     # "read E7" heard as the citation alone ("E7", "3D7"): the only command that is just a number.
     alone = re.fullmatch(rf"(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})", lowered)
-    if alone and 1 <= int(alone.group(1)) <= 16:
+    if alone and 1 <= int(alone.group(1)) <= EXHIBITS:
         fixed = f"read E{int(alone.group(1))}"
         return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.7),))
     # "answers NAME" misheard as "answer's NAME", "answer NAME", "answers of NAME".
