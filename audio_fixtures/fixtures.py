@@ -91,7 +91,7 @@ def load_manifest(path: Path = MANIFEST) -> list[Fixture]:
 
 def read_audio(path: Path) -> Audio:
     """Decode any file PyAV reads (FLAC, WAV) to 16 kHz mono float32, as faster-whisper does."""
-    from faster_whisper.audio import decode_audio  # type: ignore[import-untyped]
+    from faster_whisper.audio import decode_audio
 
     return np.asarray(decode_audio(str(path), sampling_rate=SAMPLE_RATE), dtype=np.float32)
 

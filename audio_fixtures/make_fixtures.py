@@ -407,7 +407,7 @@ class Renderer:
                 ],
                 check=True,
             )
-            from faster_whisper.audio import decode_audio  # type: ignore[import-untyped]
+            from faster_whisper.audio import decode_audio
 
             return np.asarray(decode_audio(str(out), sampling_rate=SAMPLE_RATE), dtype=np.float32)
 

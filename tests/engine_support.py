@@ -9,6 +9,7 @@ from pathlib import Path
 from engine.case import Case, GradePart
 from engine.game import Game
 from engine.replies import PartKind, Reply
+from engine.rules import MAX_COUNTED_EXHIBITS
 from voice_host.loop.casefiles import load_bundled_case, read_case_dir, read_case_files
 
 CASES_DIR = Path(__file__).parent / "cases"
@@ -88,8 +89,9 @@ def par_exhibits(case: Case) -> list[int]:
     """The fewest exhibits, in order of the parts, that prove could, how and why."""
     chosen: list[int] = []
     for part in GradePart:
-        for number in sorted(min(case.reveal.grading.sets_for(part), key=len)):
+        smallest = min(case.reveal.grading.sets_for(part), key=len)
+        for number in sorted(smallest):
             if number not in chosen:
                 chosen.append(number)
-    assert len(chosen) <= 6, "a par accusation must fit in six exhibits"
+    assert len(chosen) <= MAX_COUNTED_EXHIBITS, "a par accusation must fit in the exhibits an accusation counts"
     return chosen

@@ -49,7 +49,7 @@ def test_rendered_speech_is_transcribed(tiny_recognizer: Recognizer, render_spee
 
 
 def test_a_piper_wav_file_is_transcribed(tiny_recognizer: Recognizer, steady_synthesizer: Synthesizer, tmp_path: Path) -> None:
-    from faster_whisper.audio import decode_audio  # type: ignore[import-untyped]
+    from faster_whisper.audio import decode_audio
 
     # A WAV at piper's own 22,050 Hz, decoded and resampled to 16 kHz the way faster-whisper reads files.
     synthesizer = steady_synthesizer

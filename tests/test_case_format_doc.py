@@ -8,10 +8,8 @@ from pathlib import Path
 import pytest
 
 from engine.case import (
-    EXHIBITS_PER_ROUND,
     PUBLIC_SCHEMAS,
     REVEAL_SCHEMAS,
-    ROUNDS,
     PublicPart,
     Suspect,
     parse_notice,
@@ -19,6 +17,7 @@ from engine.case import (
     parse_reveal,
 )
 from engine.caseformat import END_OF_FILE, CaseFormatError, parse_records
+from engine.rules import EXHIBITS_PER_ROUND, ROUNDS
 from tests.engine_support import FROST_SOURCE
 from voice_host.cli.main import main
 

@@ -30,6 +30,7 @@ def test_defaults_when_nothing_is_given() -> None:
 def test_every_option_has_help_text() -> None:
     parser = build_parser()
     subparsers = next(a for a in parser._actions if a.dest == "command").choices  # noqa: SLF001
+    assert isinstance(subparsers, dict)
     for each in [parser, *subparsers.values()]:
         for action in each._actions:  # noqa: SLF001
             if action.dest not in ("help", "command"):

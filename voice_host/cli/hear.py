@@ -126,7 +126,7 @@ class HearPipeline:
         return HeardFile(recognised.heard, recognised, recognised.seconds, len(pieces))
 
     def hear_file(self, path: Path) -> HeardFile:
-        from faster_whisper.audio import decode_audio  # type: ignore[import-untyped]
+        from faster_whisper.audio import decode_audio
 
         audio = np.asarray(decode_audio(str(path), sampling_rate=SAMPLE_RATE), dtype=np.float32)
         return self.hear_audio(audio)

@@ -33,7 +33,7 @@ from models.locate import WhisperModelName, whisper_model_dir
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 
 if TYPE_CHECKING:
-    from faster_whisper import WhisperModel  # type: ignore[import-untyped]
+    from faster_whisper import WhisperModel
 
 
 

@@ -55,7 +55,7 @@ MICROPHONE_LOST = "The microphone was lost: waiting for it to come back. Typing 
 def sounddevice_module() -> ModuleType:
     """sounddevice, or AudioUnavailableError when the PortAudio library is missing."""
     try:
-        import sounddevice  # type: ignore[import-untyped]
+        import sounddevice
     except OSError:  # sounddevice raises OSError when libportaudio cannot be found
         raise AudioUnavailableError(NO_PORTAUDIO) from None
     module: ModuleType = sounddevice

@@ -13,11 +13,14 @@ noise, not talk.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from voice_host.ears.sound import SAMPLE_RATE, Audio
+
+Float = TypeVar("Float", bound=np.floating[Any])
 
 
 @dataclass(frozen=True)
@@ -36,7 +39,7 @@ class NearVoiceGate:
         hop = int(self.frame_seconds * SAMPLE_RATE)
         count = len(audio) // hop
         if count == 0:
-            return np.zeros(0)
+            return np.zeros(0, dtype=np.float64)
         frames = np.asarray(audio[: count * hop], dtype=np.float64).reshape(count, hop)
         levels = 10.0 * np.log10(np.mean(np.square(frames), axis=1) + 1e-12)
         return _moving_average(levels, self.smooth_frames)
@@ -62,7 +65,7 @@ class NearVoiceGate:
         return (audio * gain).astype(np.float32)
 
 
-def _moving_average(values: npt.NDArray[np.floating], width: int) -> npt.NDArray[np.floating]:
+def _moving_average(values: npt.NDArray[Float], width: int) -> npt.NDArray[Float]:
     """A centred moving average, the same length, with the ends held (not pulled toward zero)."""
     width = max(1, min(width, len(values)))
     padded = np.pad(values, (width // 2, width - 1 - width // 2), mode="edge")

@@ -177,7 +177,7 @@ class SileroVad:
     CONTEXT = 64  # samples of the previous window the model sees
 
     def __init__(self, threshold: float = 0.5) -> None:
-        from faster_whisper.vad import get_vad_model  # type: ignore[import-untyped]
+        from faster_whisper.vad import get_vad_model
 
         from models.locate import silero_vad_path
 

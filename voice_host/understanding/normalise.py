@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from rapidfuzz import fuzz
-from text_to_num import alpha2digit  # type: ignore[import-untyped]
+from text_to_num import alpha2digit
 
 from engine.rules import EXHIBITS
 
