@@ -127,6 +127,6 @@ def test_a_latecomer_who_is_no_one_does_not_join() -> None:
     game.start()
     game.handle("Ann, Bob")
     game.handle("everyone is here")
-    assert game.joining == ()
+    assert not game.joining  # (not "== ()": mypy would narrow the property to an empty tuple for good)
     game.handle("add Dee")
     assert game.joining == ("Dee",)
