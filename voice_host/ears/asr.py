@@ -51,10 +51,9 @@ class RecognitionOptions:
     initial_prompt: str | None = None  # the case's vocabulary; never example numbers (they leak)
     hotwords: str | None = None
     max_new_tokens: int = 40  # a table's message is short; this caps hallucination loops on noise
-    # The encoder sees the utterance plus this much silence, not Whisper's whole 30 s window. The
-    # encoder's cost grows with the window (base: 0.54 s for 30 s, 0.1 s for 10 s on 2 cores); with 8 s
-    # of padding intent accuracy on the fixtures was the same as the full window, with 1-5 s it fell.
-    # None: the full 30 s window.
+    # The encoder sees the utterance plus this much silence, not Whisper's whole 30 s window: its cost
+    # grows with the window, and 8 s is the least padding that understood the fixtures as well as the
+    # full window did (the figures: docs/benchmarks.md, "Voice understanding"). None: the full window.
     window_padding_seconds: float | None = 8.0
     temperatures: tuple[float, ...] = (0.0,)  # no fallback re-decoding: it costs time and invents words
     suppress_blank: bool = True

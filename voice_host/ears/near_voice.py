@@ -27,7 +27,7 @@ Float = TypeVar("Float", bound=np.floating[Any])
 class NearVoiceGate:
     """A level gate keyed to the loudest moments of one utterance (measured on the party fixtures)."""
 
-    within_db: float = 8.0  # frames this close to the loudest are kept (4-12 dB tried: 8 heard most right)
+    within_db: float = 8.0  # frames this close to the loudest are kept (chosen among 4-12 dB: docs/benchmarks.md)
     quieter_db: float = 30.0  # how far the other frames are turned down (not to silence: no hard edges)
     frame_seconds: float = 0.02
     smooth_frames: int = 5  # levels averaged over 0.1 s, so the gaps inside a word stay open

@@ -362,12 +362,12 @@ class RecognitionPasses:
     understander: Understander
     biasing: Biasing = Biasing.PROMPT_CHECKED
     # The check pass only asks whether a name was really said: greedy decoding answers that as well
-    # as beam 5 on the fixtures (same intent, no harmful errors) and takes 0.2 s less at p90.
+    # as beam 5, and sooner (the figures: docs/benchmarks.md, "Voice understanding").
     check_beam_size: int = 1
     near_voice: NearVoiceGate = NearVoiceGate()
     # A transcript Whisper was this sure of (mean token probability 0.82) is what was said, often
-    # plain table talk: a second listen hears the same. On the fixtures this skipped half the
-    # near-voice passes in clean and room speech and lost nothing anywhere.
+    # plain table talk: a second listen hears the same, so the near-voice pass is skipped (how often,
+    # and that it lost nothing: docs/benchmarks.md, "Voice understanding").
     near_voice_below_logprob: float = -0.2
 
     def _understand(
@@ -429,9 +429,9 @@ class RecognitionPasses:
     ) -> tuple[Heard, Transcript]:
         """Hear it again with only the nearest voice loud, and take what that finds if it is usable.
 
-        On the party fixtures this found 12 of the 155 that the other passes had not (and lost none
-        on any condition); it costs a decode (the encoder too: the audio is new), only for an
-        utterance the Host could not act on.
+        It hears in the party some utterances the other passes could not, and loses none they could
+        (the figures: docs/benchmarks.md, "Voice understanding"); it costs a decode (the encoder too:
+        the audio is new), only for an utterance the Host could not act on.
         """
         near = self.recognizer.transcribe(self.near_voice.apply(audio), initial_prompt=self.vocabulary.prompt)
         if near.rejected is not None:
