@@ -1,3 +1,72 @@
-"""Shared test setup."""
+"""Shared test setup: the two lanes and Hypothesis's profiles.
+
+The slow lane is marked `speech`: every test that loads a speech model, opens a sound device or starts
+PulseAudio. It is marked from the fixtures a test uses (those made with `speech_fixture`, directly or
+through another fixture), so a new test that uses one is in the slow lane without saying so; a test
+that needs the models without a fixture (a `third-carol hear` subprocess) says `@pytest.mark.speech`.
+`pytest -m "not speech"` is the fast lane. In it a test that loads a model or opens a device anyway
+fails and names itself, so the marking cannot silently go wrong.
+
+Hypothesis runs the "dev" profile (few examples) unless HYPOTHESIS_PROFILE says otherwise or CI is set;
+CI and `./carol test` run the "ci" profile, with every example.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import NoReturn
+
+import pytest
+from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["tests.conftest_speech"]
+
+settings.register_profile("ci", max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _CI else "dev"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    from tests.conftest_speech import SPEECH_FIXTURES  # (imported as the plugin above, so pytest rewrites its asserts)
+
+    for item in items:
+        if SPEECH_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.speech)
+
+
+# Where the fast lane would load a model or open a sound device: module, attribute.
+_SLOW_DOORS = (
+    ("voice_host.ears.asr", "load_whisper"),
+    ("voice_host.mouth.tts", "load_piper_voice"),
+    ("voice_host.ears.vad", "load_silero"),
+    ("voice_host.ears.audio", "sounddevice_module"),
+)
+
+
+@pytest.fixture(autouse=True)
+def _fast_lane_stays_fast(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """A test outside the speech lane that reaches a model or a device fails, naming what it reached."""
+    if request.node.get_closest_marker("speech") is not None:
+        yield
+        return
+    reached: list[str] = []
+    for module, attribute in _SLOW_DOORS:
+
+        def refuse(*args: object, _door: str = f"{module}.{attribute}", **kwargs: object) -> NoReturn:
+            reached.append(_door)
+            raise AssertionError(f"{_door} in a test not marked speech: use a speech fixture or mark it speech")
+
+        monkeypatch.setattr(f"{module}.{attribute}", refuse)
+    yield
+    if reached:  # (also when the attempt was caught, e.g. by a worker thread that reports failures)
+        pytest.fail(f"reached {', '.join(sorted(set(reached)))} without the speech mark", pytrace=False)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _a_state_folder_of_its_own(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Nothing a test runs, a `third-carol` subprocess included, writes into the real per-user state folder."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+        yield

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_manifest, write_wav
+from tests.conftest_speech import speech_fixture
 from voice_host.loop.casefiles import load_bundled_case
 
 KEYS = ["file", "heard", "text", "kind", "suspect", "exhibits", "command", "confidence", "confirm"]
@@ -58,7 +59,7 @@ def fixtures() -> dict[str, Fixture]:
     return {f.id: f for f in load_manifest()}
 
 
-@pytest.fixture(scope="module")
+@speech_fixture(scope="module")
 def heard(fixtures: dict[str, Fixture], tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
     """Every chosen file through one `third-carol hear --json` run (models load once)."""
     folder = tmp_path_factory.mktemp("hear")
@@ -111,6 +112,7 @@ def test_room_speech_is_understood_or_confirmed(
     assert right or row["confirm"] or row["kind"] not in ("question", "confrontation"), row
 
 
+@pytest.mark.speech  # `hear` loads the models in its own process
 def test_a_missing_file_is_reported_and_the_rest_still_heard(tmp_path: Path, fixtures: dict[str, Fixture]) -> None:
     good = tmp_path / "next.wav"
     write_wav(good, FixtureAudio(list(fixtures.values())).clean("u000"))

@@ -423,6 +423,7 @@ def _no_speaker(self: object) -> None:
     raise NoSpeakerError(NO_SPEAKER)
 
 
+@pytest.mark.speech  # open_voice loads piper and Silero and asks the sound system
 def test_no_microphone_and_no_speaker_means_typed_play(monkeypatch: pytest.MonkeyPatch) -> None:
     from voice_host.ears import audio
     from voice_host.ears.audio import AudioUnavailableError
@@ -437,6 +438,7 @@ def test_no_microphone_and_no_speaker_means_typed_play(monkeypatch: pytest.Monke
     assert statuses[-1].status is MicStatus.UNAVAILABLE
 
 
+@pytest.mark.speech  # open_voice loads piper and Silero and asks the sound system
 def test_no_microphone_still_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
     from voice_host.ears import audio
     from voice_host.screen.voice_io import open_voice
@@ -474,6 +476,7 @@ def test_a_line_in_two_pieces_is_announced_once() -> None:
     assert [line.text for line in sentences] == ["One, two three four."]
 
 
+@pytest.mark.speech  # open_voice loads piper and Silero and asks the sound system
 def test_the_mouth_opens_first_and_the_ears_join_shut_while_it_speaks(monkeypatch: pytest.MonkeyPatch) -> None:
     from voice_host.ears import audio
     from voice_host.screen.voice_io import VoiceIO, open_voice

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.case import EntryKind
@@ -105,8 +105,7 @@ def _check_reply(reply: Reply, before_turn: int, game: Game, spoken: set[str], m
                 assert statement.words not in text
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(MESSAGES)
+@given(MESSAGES)  # as many examples as the Hypothesis profile says (conftest.py)
 def test_any_messages_keep_every_invariant(messages: list[str]) -> None:
     game = Game(CASE)
     opening = game.start()
@@ -118,7 +117,6 @@ def test_any_messages_keep_every_invariant(messages: list[str]) -> None:
         _check_reply(reply, before, game, spoken, message)
 
 
-@settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(MEANINGFUL), max_size=30))
 def test_replaying_the_journal_rebuilds_the_same_state(messages: list[str]) -> None:
     game = Game(CASE)

@@ -22,7 +22,7 @@ from textual.message import Message
 
 from engine.game import Game
 from engine.replies import PartKind
-from tests.conftest_speech import Render
+from tests.conftest_speech import Render, speech_fixture
 from tests.test_virtual_mic import RATE, STEP, PulseDaemon
 from voice_host.ears.asr import Recognizer
 from voice_host.ears.audio import rescan_devices
@@ -46,7 +46,7 @@ pytestmark = pytest.mark.skipif(
 )
 
 
-@pytest.fixture
+@speech_fixture()
 def virtual_mic(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A private PulseAudio daemon (mic: a FIFO; speaker: a null sink) with this process pointed at it."""
     daemon = PulseDaemon(tmp_path_factory.mktemp("pa"))

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest_speech import Render
+from tests.conftest_speech import Render, speech_fixture
 from voice_host.ears.asr import Recognizer, Transcript
 from voice_host.ears.audio import Capture, rescan_devices
 from voice_host.ears.sound import SAMPLE_RATE
@@ -91,7 +91,7 @@ class PulseDaemon:
             os.close(handle)
 
 
-@pytest.fixture
+@speech_fixture()
 def pulse(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[PulseDaemon]:
     """A running private PulseAudio daemon, with this process pointed at it."""
     daemon = PulseDaemon(tmp_path_factory.mktemp("pa"))
@@ -205,6 +205,7 @@ def test_the_player_plays_through_pulse_and_stops_mid_sentence(virtual_mic: Path
 ISOLATED = "THIRD_CAROL_DEVICE_LOSS_TEST"
 
 
+@pytest.mark.speech  # PulseAudio and the models, in a process of its own
 def test_a_lost_microphone_pauses_the_loop_and_it_resumes_when_the_device_returns(tmp_path: Path) -> None:
     case = "test_device_loss_in_this_process"
     with (tmp_path / "stderr.log").open("wb") as noise:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -170,6 +170,16 @@ class SpeechDetector(Protocol):
     def reset(self) -> None: ...
 
 
+def load_silero() -> Any:
+    """The Silero VAD ONNX session that faster-whisper bundles (shared: faster-whisper caches it)."""
+    from faster_whisper.vad import get_vad_model
+
+    from models.locate import silero_vad_path
+
+    silero_vad_path()  # a clear error naming faster-whisper if the asset is gone
+    return get_vad_model().session
+
+
 class SileroVad:
     """Streaming Silero VAD (faster-whisper's bundled ONNX model), state kept across chunks."""
 
@@ -177,12 +187,7 @@ class SileroVad:
     CONTEXT = 64  # samples of the previous window the model sees
 
     def __init__(self, threshold: float = 0.5) -> None:
-        from faster_whisper.vad import get_vad_model
-
-        from models.locate import silero_vad_path
-
-        silero_vad_path()  # a clear error naming faster-whisper if the asset is gone
-        self._session = get_vad_model().session
+        self._session = load_silero()
         self.threshold = threshold
         self._pending = np.zeros(0, dtype=np.float32)
         self.reset()

@@ -301,11 +301,11 @@ class Synthesizer:
         self,
         voices: VoiceMap | None = None,
         output_rate: int = PLAYBACK_RATE,
-        loader: Callable[[Path | None], PiperLike] = load_piper_voice,
+        loader: Callable[[Path | None], PiperLike] | None = None,
     ) -> None:
         self.voices = voices or VoiceMap()
         self.output_rate = output_rate
-        self._loader = loader
+        self._loader = loader or load_piper_voice  # looked up now, so a test can stand in for piper
         self._loaded: dict[Path | None, PiperLike] = {}
         self._lock = threading.Lock()
 
