@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -243,7 +244,12 @@ def test_hearing_reports_a_level() -> None:
     assert levels and all(0.5 < level <= 1.0 for level in levels)
 
 
-def test_a_failed_recognition_loses_one_utterance_not_the_loop() -> None:
+def logged_errors(caplog: pytest.LogCaptureFixture) -> list[str]:
+    """The error lines logged with a traceback: "message: the exception"."""
+    return [f"{r.getMessage()}: {r.exc_info[1]}" for r in caplog.records if r.levelno >= logging.ERROR and r.exc_info]
+
+
+def test_a_failed_recognition_loses_one_utterance_not_the_loop(caplog: pytest.LogCaptureFixture) -> None:
     h = Harness()
     calls = iter([RuntimeError("model crashed"), None])
 
@@ -257,6 +263,7 @@ def test_a_failed_recognition_loses_one_utterance_not_the_loop() -> None:
     h.feed(speech(0.5, 4) + silence(12) + speech(0.5, 4) + silence(12))
     assert [u.result for u in h.utterances] == ["ok"]
     assert any("model crashed" in s.detail for s in h.statuses)
+    assert logged_errors(caplog) == ["an utterance of 0.7 s could not be understood: model crashed"]
 
 
 def test_the_loop_runs_on_its_own_thread() -> None:
@@ -564,7 +571,7 @@ class BrokenSynthesizer:
         yield from FakeSynthesizer().stream(reply)
 
 
-def test_a_failing_voice_loses_one_reply_not_the_mouth() -> None:
+def test_a_failing_voice_loses_one_reply_not_the_mouth(caplog: pytest.LogCaptureFixture) -> None:
     h = Harness()
     player = FakePlayer()
     voice = HostVoice(BrokenSynthesizer(), player, h.listener)
@@ -573,12 +580,13 @@ def test_a_failing_voice_loses_one_reply_not_the_mouth() -> None:
     assert voice.wait_idle(timeout=10)
     voice.close()
     assert [str(error) for error in voice.failures] == ["piper crashed"]
+    assert logged_errors(caplog) == ["a reply could not be spoken; it stays on the screen: piper crashed"]
     assert player.played == [1.0, 2.0, 3.0]
     h.feed(silence(7))  # the tail runs out: the microphone is open again
     assert h.kinds()[-1] is MicStatus.LISTENING
 
 
-def test_an_error_on_one_block_does_not_end_listening() -> None:
+def test_an_error_on_one_block_does_not_end_listening(caplog: pytest.LogCaptureFixture) -> None:
     h = Harness(speech(0.9, 1) + speech(0.5, 6) + silence(12))
     failing = iter([True])
 
@@ -595,4 +603,5 @@ def test_an_error_on_one_block_does_not_end_listening() -> None:
     finally:
         h.listener.stop()
     assert any("onnx hiccup" in s.detail for s in h.statuses)
+    assert logged_errors(caplog) == ["a block of audio could not be heard; listening goes on: onnx hiccup"]
     assert 0.5 in h.utterances[0].audio and 0.9 not in h.utterances[0].audio

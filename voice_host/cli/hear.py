@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,8 @@ from voice_host.understanding.understand import (
     Understander,
     Vocabulary,
 )
+
+log = logging.getLogger(__name__)
 
 #: The table a fresh diagnostic game is seated with (plain names, none of them a suspect's).
 DIAGNOSTIC_SEATS = ("Ann", "Ben")
@@ -167,6 +170,7 @@ def run_hear(args: argparse.Namespace) -> int:
         try:
             result = pipeline.hear_file(Path(path))
         except Exception as error:  # one unreadable file must not stop the rest
+            log.exception("could not hear %s", file)
             print(f"third-carol hear: {file}: {error}", file=sys.stderr)
             status = 1
             continue

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from pathlib import Path
 
@@ -28,16 +29,27 @@ def _add_play_options(parser: argparse.ArgumentParser, default: object = None) -
         )
 
 
+def _add_verbose_option(parser: argparse.ArgumentParser, default: object = None) -> None:
+    parser.add_argument(
+        "--verbose",
+        action="store_true",
+        default=default or False,
+        help="log every step, with timings, to third-carol.log in the state folder (default: notable events only)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="third-carol", description="The Third Carol: an offline, voice-driven murder-mystery Host."
     )
     _add_play_options(parser)
+    _add_verbose_option(parser)
     sub = parser.add_subparsers(dest="command")
     # Options repeated after a subcommand default to SUPPRESS, so one given before it is not reset.
     play = sub.add_parser("play", help="play a game (the screen by default; --text for plain text on stdin/stdout)")
     play.add_argument("--text", action="store_true", help="text mode: one message per line on stdin, replies on stdout")
     _add_play_options(play, argparse.SUPPRESS)
+    _add_verbose_option(play, argparse.SUPPRESS)
 
     verify = sub.add_parser("verify", help="print the reveal's SHA-256 and whether it matches the sealed notice")
     _add_case_options(verify, argparse.SUPPRESS)
@@ -55,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     hear.add_argument("files", nargs="+", type=Path, help="16 kHz mono WAV files")
     hear.add_argument("--json", action="store_true", help="one JSON object a line")
     _add_case_options(hear, argparse.SUPPRESS)
+    _add_verbose_option(hear, argparse.SUPPRESS)
 
     sub.add_parser("devices", help="list audio input and output devices")
     return parser
@@ -63,6 +76,13 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     command = args.command or "play"
+    if command in ("play", "hear"):
+        from voice_host.cli.logs import start_logging
+        from voice_host.loop.journal import default_state_dir
+
+        on_screen = command == "play" and not getattr(args, "text", False)
+        start_logging(args.state_dir or default_state_dir(), verbose=args.verbose, echo=not on_screen)
+        logging.getLogger(__name__).info("third-carol %s started", " ".join(sys.argv[1:] if argv is None else argv))
     if command == "play":
         if getattr(args, "text", False):
             from voice_host.cli.text_mode import run_text

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import logging
 import os
 import queue
 import sys
@@ -28,6 +29,8 @@ import numpy as np
 import soxr
 
 from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, Audio
+
+log = logging.getLogger(__name__)
 
 
 class AudioUnavailableError(Exception):
@@ -101,12 +104,13 @@ def _close_stream(stream: Any, timeout: float = 1.0) -> None:
             stream.abort()
             stream.close()
         except Exception:  # a lost device may fail to close; it is gone either way
-            pass
+            log.debug("a lost stream did not close cleanly", exc_info=True)
 
     closer = threading.Thread(target=close, name="close-stream", daemon=True)
     closer.start()
     closer.join(timeout)
     if closer.is_alive():
+        log.warning("a stream on a dead device would not close in %.1f s; it is abandoned", timeout)
         with _streams_lock:
             _abandoned.append(stream)
         # sounddevice shuts PortAudio down at exit, which would wait on this stream for ever too.

@@ -17,6 +17,7 @@ hand them to its own thread).
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 import time
@@ -33,6 +34,7 @@ from voice_host.ears.vad import SegmenterSettings, SegmentEvent, SpeechDetector,
 from voice_host.loop.events import MicLevel, MicStatus
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class AudioSource(Protocol):
@@ -225,6 +227,7 @@ class Listener(Generic[T]):
             try:
                 self.feed(block)
             except Exception as error:  # one bad block must not end listening for the night
+                log.exception("a block of audio could not be heard; listening goes on")
                 self.collector.reset()
                 self.detector.reset()
                 self._emit(MicLevel(MicStatus.LISTENING, detail=f"Missed some audio ({error})."))
@@ -235,11 +238,13 @@ class Listener(Generic[T]):
         self._discard_early()
         self._device_lost = True
         self._report_idle()
+        log.warning("the microphone was lost; looking for it every %.1f s", self.settings.retry_seconds)
         while not self._stop.wait(self.settings.retry_seconds):
             try:
                 self.source.reopen()
             except AudioUnavailableError:
                 continue
+            log.info("the microphone is back")
             self._device_lost = False
             self._report_idle()
             return
@@ -298,9 +303,18 @@ class Listener(Generic[T]):
             try:
                 result = done.result()
             except Exception as error:  # a failed recognition loses one utterance, never the loop
+                log.exception("an utterance of %.1f s could not be understood", len(audio) / self.source.sample_rate)
                 self._emit(MicLevel(MicStatus.LISTENING, detail=f"Could not make that out ({error})."))
                 return
-            self.on_utterance(Utterance(audio, result, early is future, ended_at, self.clock(), cut))
+            utterance = Utterance(audio, result, early is future, ended_at, self.clock(), cut)
+            log.debug(
+                "utterance of %.2f s understood %.2f s after it ended (%s%s)",
+                len(audio) / self.source.sample_rate,
+                utterance.wait_seconds,
+                "early start" if utterance.early else "started at the end",
+                ", cut at the length limit" if cut else "",
+            )
+            self.on_utterance(utterance)
             self._report_idle()
 
         future.add_done_callback(deliver)

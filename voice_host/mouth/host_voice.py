@@ -6,6 +6,7 @@ Host never hears itself, can be stopped mid-sentence, and can repeat the last re
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -15,6 +16,8 @@ from typing import Protocol
 from engine.replies import Reply
 from voice_host.ears.sound import Audio
 from voice_host.mouth.tts import SpeechLine, SpokenSentence
+
+log = logging.getLogger(__name__)
 
 
 class AudioSink(Protocol):
@@ -116,6 +119,7 @@ class HostVoice:
             try:
                 self._speak(reply, generation)
             except Exception as error:  # a voice that fails loses this reply's sound, never the mouth
+                log.exception("a reply could not be spoken; it stays on the screen")
                 self.failures.append(error)
             with self._lock:
                 if self._jobs.empty():
@@ -147,8 +151,10 @@ class HostVoice:
                 if self._generation != generation:
                     break
                 self.player.play(sentence.audio, self._announcer(sentence.line) if sentence.piece == 0 else None)
-                if first and self.on_first_audio is not None:
-                    self.on_first_audio(reply, self.clock() - started)
+                if first:
+                    log.debug("first sound of a reply %.2f s after it was handed over", self.clock() - started)
+                    if self.on_first_audio is not None:
+                        self.on_first_audio(reply, self.clock() - started)
                 first = False
             if self._generation == generation:
                 self.player.wait()

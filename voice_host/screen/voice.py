@@ -7,6 +7,7 @@ handles them on its own thread. If anything is missing the app says so plainly a
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,9 @@ if TYPE_CHECKING:
     from voice_host.mouth.tts import SpeechLine
     from voice_host.screen.voice_io import VoiceIO
     from voice_host.understanding.understand import Heard
+
+
+log = logging.getLogger(__name__)
 
 
 class MicChanged(Message):
@@ -104,7 +108,17 @@ def open_table_voice(
         )
 
         def understand(audio: Audio) -> Heard:
-            return passes.hear(audio, classifier, classifier.seats()).heard
+            recognised = passes.hear(audio, classifier, classifier.seats())
+            heard = recognised.heard
+            log.debug(
+                "heard %r, taken as %r, in %.2f s over %d passes%s",
+                heard.transcript,
+                heard.text,
+                recognised.seconds,
+                recognised.passes,
+                " (to confirm)" if heard.needs_confirmation else "",
+            )
+            return heard
 
         def on_utterance(utterance: Utterance[Heard]) -> None:
             post(Understood(utterance.result))
@@ -125,6 +139,7 @@ def open_table_voice(
             output_device=output_device,
         )
     except Exception as error:  # any failure of the voice side leaves typed play working
+        log.exception("the voice side could not open; the table plays by typing")
         post(VoiceFailed(_plain_reason(error)))
         return
     if post(VoiceReady(io)) is False:
