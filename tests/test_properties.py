@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from engine.case import EntryKind
 from engine.game import Game
 from engine.replies import PartKind, Reply
+from engine.rules import EXHIBITS, QUESTIONS_PER_ROUND
 from engine.save import parse_save
 from engine.state import Phase
 from tests.engine_support import frost_case
@@ -86,7 +87,7 @@ def _check_reply(reply: Reply, before_turn: int, game: Game, spoken: set[str], m
         assert kinds[-1] is PartKind.LEDGER
     assert reply.ledger.startswith(f"[L] t:{before_turn + 1} ")
     assert state.turn == before_turn + 1
-    assert 0 <= state.questions_used <= 4
+    assert 0 <= state.questions_used <= QUESTIONS_PER_ROUND
     if state.seats:
         assert state.next_seat is not None and 1 <= state.next_seat <= len(state.seats)
     text = reply.render()
@@ -96,7 +97,7 @@ def _check_reply(reply: Reply, before_turn: int, game: Game, spoken: set[str], m
         assert not any(sentence in text for sentence in SOLUTION_SENTENCES)
         for line in FILE_LINES - spoken - broken_claims:
             assert line not in text, f"unspoken FILE line leaked: {line!r}"
-    for number in range(1, 17):
+    for number in range(1, EXHIBITS + 1):
         if number not in state.exhibits_read:
             assert CASE.exhibit(number).text not in text
     for round_ in CASE.reveal.rounds:
