@@ -605,3 +605,61 @@ def test_an_error_on_one_block_does_not_end_listening(caplog: pytest.LogCaptureF
     assert any("onnx hiccup" in s.detail for s in h.statuses)
     assert logged_errors(caplog) == ["a block of audio could not be heard; listening goes on: onnx hiccup"]
     assert 0.5 in h.utterances[0].audio and 0.9 not in h.utterances[0].audio
+
+
+class TurnHarness(Harness):
+    """Speech at 0.5 is heard as "Abel,", with 0.7 after it as "Abel, where were you?"."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.listener = Listener(
+            self.source, self.detector, self.understand, self.deliver, self.statuses.append, SETTINGS,
+            executor=InlineExecutor(), turn_complete=lambda text: text.endswith("?"),
+        )  # fmt: skip
+
+    def understand(self, audio: Audio) -> str:
+        self.understood.append(audio)
+        return "Abel, where were you?" if bool(np.any(audio == np.float32(0.7))) else "Abel,"
+
+
+def test_a_whole_message_ends_the_turn_as_soon_as_it_is_understood() -> None:
+    h = TurnHarness()
+    h.feed(speech(0.5, 2) + speech(0.7, 4) + silence(4))  # 0.2 s of pause: early run, complete
+    assert [u.result for u in h.utterances] == ["Abel, where were you?"]
+    assert h.utterances[0].early and len(h.understood) == 1
+    h.feed(silence(12))
+    assert len(h.utterances) == 1  # the hangover ceiling does not end it a second time
+
+
+def test_a_comma_pause_waits_for_the_question() -> None:
+    h = TurnHarness()
+    # "Abel," then 0.45 s of pause (shorter than the 0.5 s ceiling), then the question.
+    h.feed(speech(0.5, 4) + silence(9))
+    assert h.utterances == []  # "Abel," is not a whole message: no answer yet
+    h.feed(speech(0.7, 4) + silence(4))
+    assert [u.result for u in h.utterances] == ["Abel, where were you?"]
+    assert 0.5 in h.utterances[0].audio and 0.7 in h.utterances[0].audio
+
+
+def test_an_unfinished_turn_still_ends_at_the_hangover_ceiling() -> None:
+    h = TurnHarness()
+    h.feed(speech(0.5, 4) + silence(9))
+    assert h.utterances == []
+    h.feed(silence(1))  # 0.5 s: the ceiling
+    assert [u.result for u in h.utterances] == ["Abel,"]
+
+
+def test_a_failing_text_signal_leaves_the_turn_to_the_ceiling() -> None:
+    h = Harness()
+
+    def broken(result: str) -> bool:
+        raise RuntimeError("no judge")
+
+    h.listener = Listener(
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append, SETTINGS,
+        executor=InlineExecutor(), turn_complete=broken,
+    )  # fmt: skip
+    h.feed(speech(0.5, 4) + silence(9))
+    assert h.utterances == []
+    h.feed(silence(1))
+    assert len(h.utterances) == 1

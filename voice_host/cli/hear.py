@@ -34,7 +34,7 @@ log = logging.getLogger(__name__)
 
 #: The table a fresh diagnostic game is seated with (plain names, none of them a suspect's).
 DIAGNOSTIC_SEATS = ("Ann", "Ben")
-TRAILING_SILENCE_SECONDS = 1.0  # so the segmenter's hangover can run out at the end of a file
+TRAILING_SILENCE_SECONDS = 1.5  # so the segmenter's hangover can run out at the end of a file
 
 
 def fresh_game(case: Case) -> Game:

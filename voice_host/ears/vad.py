@@ -38,7 +38,10 @@ class SegmentEvent(Enum):
 class SegmenterSettings:
     speech_seconds: float = 0.15  # speech in a row before an utterance counts as started
     early_seconds: float = 0.2  # silence after speech before transcription may begin (longer than a word gap)
-    silence_seconds: float = 0.6  # the hangover: silence after speech that ends the utterance
+    # The ceiling of the hangover: silence after speech that ends any utterance. A turn whose words are
+    # a whole message ends sooner (voice_host.ears.turn.EndOfTurn); this is for the rest, and must
+    # outlast a comma pause inside a question ("Abel, ... where were you?").
+    silence_seconds: float = 1.0
     pre_roll_seconds: float = 0.3  # audio kept from before speech was detected
     max_seconds: float = 15.0  # an utterance is cut here (a table talking over itself)
 
@@ -147,6 +150,13 @@ class UtteranceCollector:
             self._utterance = []
             return CollectorStep(event, audio)
         return CollectorStep(event)
+
+    def finish(self) -> Audio:
+        """End the utterance now (the turn was judged over before the hangover ran out): its audio."""
+        audio = self._joined()
+        self.segmenter.reset()
+        self._utterance = []
+        return audio
 
     def _remember(self, chunk: Audio) -> None:
         # Keep the pre-roll plus the speech run that is still being confirmed.

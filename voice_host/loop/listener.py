@@ -2,9 +2,11 @@
 
 `Listener` reads blocks from an audio source on its own thread. When a pause after speech reaches
 `early_seconds` it starts understanding the utterance at once (on a single worker), and throws that
-result away if speech resumes; when the hangover runs out the early result is used, so waiting for
-silence and transcribing overlap. `understand` is the app's function from audio to whatever it needs
-(a Transcript, or the whole understood message): everything it does overlaps the hangover.
+result away if speech resumes. End of turn: once that early result is ready, `turn_complete(result)`
+says whether its words are a whole message; if so the turn ends at once (`EndOfTurn`), and if not
+the listener waits for more speech, up to the segmenter's hangover ceiling, when the early result is
+used anyway. `understand` is the app's function from audio to whatever it needs (a Transcript, or the
+whole understood message): everything it does overlaps the pause.
 
 Turn-taking: while the Host speaks (the mouth calls `begin_speaking` / `end_speaking`), and for a
 short tail after, blocks are thrown away (the Host never hears itself). Mute throws them away too. A
@@ -30,6 +32,7 @@ import numpy as np
 
 from voice_host.ears.audio import MICROPHONE_LOST, AudioUnavailableError, DeviceLostError
 from voice_host.ears.sound import SAMPLE_RATE, Audio
+from voice_host.ears.turn import EndOfTurn
 from voice_host.ears.vad import SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
 from voice_host.loop.events import MicLevel, MicStatus
 
@@ -88,6 +91,7 @@ class InlineExecutor(Executor):
 @dataclass(frozen=True)
 class ListenerSettings:
     segmenter: SegmenterSettings = field(default_factory=SegmenterSettings)
+    end_of_turn: EndOfTurn = field(default_factory=EndOfTurn)
     speech_threshold: float = 0.5  # Silero probability at or above which a block is speech
     speaking_tail_seconds: float = 0.3  # the microphone stays shut this long after the Host stops
     retry_seconds: float = 1.0  # how often to look for a lost microphone
@@ -133,10 +137,13 @@ class Listener(Generic[T]):
         settings: ListenerSettings | None = None,
         executor: Executor | None = None,
         clock: Callable[[], float] = time.monotonic,
+        turn_complete: Callable[[T], bool] | None = None,
     ) -> None:
+        """`turn_complete` is the text signal: without it every turn waits out the hangover ceiling."""
         self.source = source
         self.detector = detector
         self.understand = understand
+        self.turn_complete = turn_complete
         self.on_utterance = on_utterance
         self.on_status = on_status
         self.settings = settings or ListenerSettings()
@@ -152,6 +159,7 @@ class Listener(Generic[T]):
         self._drain_wanted = False
         self._device_lost = False
         self._early: Future[T] | None = None
+        self._judged: tuple[Future[T], bool | None] | None = None  # the text signal of the early result
         self._status: MicLevel | None = None
         self._emit_lock = threading.RLock()
         self._since_level = 0.0
@@ -281,6 +289,9 @@ class Listener(Generic[T]):
         elif event in (SegmentEvent.SPEECH_ENDED, SegmentEvent.TOO_LONG) and step.audio is not None:
             self._finish(step.audio, cut=event is SegmentEvent.TOO_LONG)
             return
+        if self._turn_over():
+            self._finish(self.collector.finish(), cut=False)
+            return
         if self.collector.collecting:
             self._since_level += seconds
             if self._since_level >= self.settings.level_every_seconds:
@@ -318,6 +329,24 @@ class Listener(Generic[T]):
             self._report_idle()
 
         future.add_done_callback(deliver)
+
+    def _turn_over(self) -> bool:
+        """In a pause with the early result ready: does `EndOfTurn` say the turn is over?"""
+        early, segmenter = self._early, self.collector.segmenter
+        if early is None or self.turn_complete is None or not segmenter.early_signalled or not early.done():
+            return False
+        if self._judged is None or self._judged[0] is not early:
+            self._judged = (early, self._judge(early))
+        return self.settings.end_of_turn.ended(segmenter.silence_run, self._judged[1])
+
+    def _judge(self, early: Future[T]) -> bool | None:
+        """The text signal for a finished early result; None when there is nothing to judge."""
+        if early.cancelled() or early.exception() is not None or self.turn_complete is None:
+            return None  # the hangover ceiling decides
+        try:
+            return self.turn_complete(early.result())
+        except Exception:  # a judge that fails leaves the turn to the ceiling, never loses it
+            return None
 
     def _discard_early(self) -> None:
         early, self._early = self._early, None

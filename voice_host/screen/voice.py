@@ -100,6 +100,7 @@ def open_table_voice(
     try:
         from voice_host.ears.asr import RecognitionOptions, Recognizer
         from voice_host.screen.voice_io import open_voice
+        from voice_host.understanding.complete import heard_complete
         from voice_host.understanding.understand import RecognitionPasses, Understander, Vocabulary
 
         understander = Understander(case.suspects)
@@ -137,6 +138,7 @@ def open_table_voice(
             on_sentence=on_sentence,
             input_device=input_device,
             output_device=output_device,
+            turn_complete=heard_complete,
         )
     except Exception as error:  # any failure of the voice side leaves typed play working
         log.exception("the voice side could not open; the table plays by typing")

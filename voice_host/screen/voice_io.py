@@ -70,6 +70,7 @@ def open_voice(
     output_device: int | str | None = None,
     on_speaker_ready: Callable[[VoiceIO[T]], None] | None = None,
     prepare_ears: Callable[[], None] | None = None,
+    turn_complete: Callable[[T], bool] | None = None,
 ) -> VoiceIO[T]:
     """Open the speaker and the microphone, load piper and Silero, and start listening.
 
@@ -80,6 +81,7 @@ def open_voice(
     is called once piper is loaded (the app may say the opening at once; the microphone is not open
     yet), then `prepare_ears()` runs (load whisper there, while the Host talks), then the microphone
     opens, shut until the Host stops. Without them, `understand` must be ready to use.
+    `turn_complete` says whether an understood utterance is a whole message (the turn ends at once).
     """
     from voice_host.ears.audio import Capture, Player, check_microphone
     from voice_host.ears.vad import SileroVad
@@ -117,7 +119,9 @@ def open_voice(
         prepare_ears()
 
     try:
-        ears: Listener[T] = Listener(Capture(device=input_device), SileroVad(), understand, on_utterance, on_status)
+        ears: Listener[T] = Listener(
+            Capture(device=input_device), SileroVad(), understand, on_utterance, on_status, turn_complete=turn_complete
+        )
         ears.start()
         io.listener = ears
         if voice is not None:

@@ -1,0 +1,99 @@
+"""End of turn: the pure decision, and the text signal on the engine's own classifier (no audio)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.game import Game
+from voice_host.ears.turn import EndOfTurn
+from voice_host.loop.casefiles import load_bundled_case
+from voice_host.understanding.complete import heard_complete, message_complete, trails_off
+from voice_host.understanding.understand import Understander
+
+TURN = EndOfTurn(complete_seconds=0.2, doubt_seconds=0.6)
+
+
+def test_a_complete_message_ends_the_turn_after_the_short_pause() -> None:
+    assert not TURN.ended(0.1, text_complete=True)
+    assert TURN.ended(0.2, text_complete=True)
+    assert TURN.ended(0.2, text_complete=True, audio_complete=True)
+
+
+def test_an_unfinished_or_unknown_text_never_ends_the_turn_early() -> None:
+    for silence in (0.2, 0.6, 5.0):
+        assert not TURN.ended(silence, text_complete=False)
+        assert not TURN.ended(silence, text_complete=None)
+        assert not TURN.ended(silence, text_complete=False, audio_complete=True)
+
+
+def test_a_voice_that_sounds_unfinished_makes_a_complete_text_wait_longer() -> None:
+    assert not TURN.ended(0.3, text_complete=True, audio_complete=False)
+    assert TURN.ended(0.6, text_complete=True, audio_complete=False)
+
+
+def test_settings_out_of_order_are_refused() -> None:
+    with pytest.raises(ValueError):
+        EndOfTurn(complete_seconds=0.7, doubt_seconds=0.6)
+
+
+@pytest.fixture(scope="module")
+def game() -> Game:
+    game = Game(load_bundled_case())
+    game.start()
+    game.handle("Ann, Ben")
+    assert game.state.round == 1
+    return game
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Next.",
+        "Thwaite, where were you at ten?",
+        "Confront Keld with E7.",
+        "Read E4.",
+        "Answers Keld.",
+        "Save.",
+        "Keld did it.",
+        "Abel, where were you?",
+    ],
+)
+def test_whole_card_messages_are_complete(game: Game, said: str) -> None:
+    assert message_complete(said, game.preview(said))
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Abel,",
+        "Abel...",
+        "Abel",  # a name alone waits for its question
+        "Ask Abel",
+        "Confront Keld with",
+        "Confront Keld",
+        "Read E",
+        "Abel, where were you at",
+        "Thwaite, where were you and",
+        "Ask Abel where",
+        "I think it was the",
+    ],
+)
+def test_half_messages_are_not_complete(game: Game, said: str) -> None:
+    assert not message_complete(said, game.preview(said))
+
+
+def test_table_talk_waits_for_more(game: Game) -> None:
+    assert not message_complete("I'm not sure about him.", game.preview("I'm not sure about him."))
+
+
+def test_trailing_marks_and_linking_words() -> None:
+    assert trails_off("Abel, ") and trails_off("Abel -") and trails_off("Abel…") and trails_off("")
+    assert trails_off("Confront Keld with E") and trails_off("where were you at")
+    assert not trails_off("Where were you at ten?") and not trails_off("Next.")
+
+
+def test_heard_uses_whispers_punctuation_and_the_repaired_words(game: Game) -> None:
+    understander = Understander(load_bundled_case().suspects)
+    assert heard_complete(understander.understand("Abel, where were you at ten?", game))
+    assert not heard_complete(understander.understand("Abel,", game))
+    assert not heard_complete(understander.understand("", game))  # nothing heard: the ceiling decides

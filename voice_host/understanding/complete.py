@@ -1,0 +1,59 @@
+"""Is what was heard so far a whole message? The text signal of the end-of-turn decision.
+
+A message the Host acts on (a command with its argument, a question put to a suspect, a confrontation
+citing an exhibit, an accusation, a request to the Host) is complete. Not complete: a suspect named
+with nothing asked yet ("Abel," / "Ask Abel"), a verb without its argument ("Confront Keld with",
+"Read E"), words that trail off on a comma or a linking word ("Abel, where were you at"), and table
+talk (the Host does not answer it, so waiting for more costs nothing). The classifier's outcome comes
+from the engine; this module only judges whether more words could still change it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.messages import Message, MessageKind
+from voice_host.understanding.understand import Heard
+
+# Whisper writes a pause that is not the end as a comma, a dash or an ellipsis.
+_TRAILING_PAUSE = re.compile(r"(,|;|:|-|–|—|\.\.\.|…)\s*$")
+_LAST_WORD = re.compile(r"([A-Za-z']+)\W*$")
+
+#: A message never ends on these: an article, a preposition, a conjunction, a question word, a
+#: possessive or an auxiliary is always followed by something ("where were you at", "Ask Abel where").
+TRAILING_WORDS = frozenset(
+    """a an the and or but nor with without about at to of in on into onto for from by near between
+    after before during since until than as if because whether so e exhibit where when what why who whom
+    whose which how were was did do does is are am has have had will would could should can may might
+    must my your his her its our their this these those""".split()
+)
+
+#: Kinds the Host acts on once their words are all there.
+_ACTED_ON = frozenset({MessageKind.COMMAND, MessageKind.QUESTION, MessageKind.CONFRONTATION, MessageKind.ACCUSATION})
+
+
+def trails_off(transcript: str) -> bool:
+    """The words stop on a pause mark or a word that is always followed by more."""
+    text = transcript.strip()
+    if not text or _TRAILING_PAUSE.search(text):
+        return True
+    last = _LAST_WORD.search(text)
+    return last is not None and last.group(1).lower() in TRAILING_WORDS
+
+
+def message_complete(transcript: str, message: Message | None) -> bool:
+    """Whether `transcript`, taken by the classifier as `message`, is a whole turn."""
+    if message is None or trails_off(transcript):
+        return False
+    if message.kind in _ACTED_ON:
+        return True
+    # OTHER: seating, a request to the Host, a rules question, ... but a suspect named with nothing
+    # asked of them ("Abel," "Confront Keld with") is waiting for its question.
+    return message.kind is MessageKind.OTHER and message.suspect is None
+
+
+def heard_complete(heard: Heard) -> bool:
+    """The text signal for `Heard`: the raw transcript keeps Whisper's punctuation, the text the words."""
+    if not heard.usable:
+        return False
+    return message_complete(heard.transcript, heard.message) and not trails_off(heard.text)
