@@ -131,6 +131,7 @@ class FileEntry:
     gives_way_to: str | None = None
     after: str | None = None  # told only after this lie breaks
     silence: str | None = None  # the admit's last sentence; after it the suspect says only this
+    plain_cues: tuple[str, ...] = ()  # cues that name the topic only when nothing more specific is asked
 
 
 @dataclass(frozen=True)
@@ -252,9 +253,9 @@ REVEAL_SCHEMAS = {
     "round": _schema(1, 1, "scene"),
     "exhibit": _schema(1, 1, "title text"),
     "statement": _schema(2, 2, "says"),
-    "line": _schema(2, 2, "cues says"),
-    "lie": _schema(3, 3, "cues says catch", "admit gives-way-to after silence"),
-    "held": _schema(2, 2, "cues says"),
+    "line": _schema(2, 2, "cues says", "plain-cues"),
+    "lie": _schema(3, 3, "cues says catch", "admit gives-way-to after silence plain-cues"),
+    "held": _schema(2, 2, "cues says", "plain-cues"),
     "deflect": _schema(1, 1, "says"),
     "solution": _schema(0, 0, "text"),
     "grading": _schema(0, 0, "culprit could how why"),
@@ -432,6 +433,7 @@ def parse_reveal(text: str, file: str, suspects: tuple[Suspect, ...]) -> Reveal:
                     cues=record.listed("cues"),
                     words=record.quoted("says"),
                     line=record.line,
+                    plain_cues=record.listed("plain-cues"),
                 )
             )
         elif record.kind == "deflect":
@@ -473,6 +475,7 @@ def parse_reveal(text: str, file: str, suspects: tuple[Suspect, ...]) -> Reveal:
                     gives_way_to=gives_way.value if gives_way else None,
                     after=after.value if after else None,
                     silence=silence,
+                    plain_cues=record.listed("plain-cues"),
                 )
             )
     for entry in entries:

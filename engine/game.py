@@ -18,7 +18,8 @@ from engine.rules import EXHIBITS_PER_ROUND, QUESTIONS_PER_ROUND, ROUNDS
 from engine.save import SaveBlock
 from engine.scoring import PAR, grade
 from engine.state import Accusation, GameState, Phase
-from engine.text import bounded, clean, find_phrase, words
+from engine.text import bounded, clean, words
+from engine.topics import topic_indexes
 
 MAX_SEATS = 8
 MAX_SAVED_TURN = 99_999  # a SAVE's turn outside 1 to this is repaired (a night has about a hundred)
@@ -51,13 +52,14 @@ NOT_LOCKED = "Not locked."
 END_NIGHT = "End the night and hear the answer?"
 KILL_ANSWER = "No."
 
+def _sentences(text: str) -> list[str]:
+    return [part.strip() for part in re.split(r"(?<=[.!?])\s+", text) if part.strip()]
+
+
 _KILL = re.compile(
     r"\b(?:did|do)\s+you\b[^?.!]{0,40}?\b(?:kill|killed|murder|murdered|strike|struck|hurt|hit)\b|\bdid\s+you\s+do\s+it\b",
     re.IGNORECASE,
 )
-
-
-CueIndex = dict[str, dict[str, list[tuple[tuple[str, ...], FileEntry]]]]
 
 
 @dataclass
@@ -97,7 +99,7 @@ class Game:
         self._t = _Table()
         self._parts: list[ReplyPart] = []
         self._result: str | None = None  # the RESULT line, printed once, after the final LEDGER
-        self._cues = self._index_cues()  # built once per case
+        self._topics = topic_indexes(case)  # built once per case
         self.journal: list[str] = []  # every message handled, in order: replaying them rebuilds the game
 
     # -- public API ---------------------------------------------------------------------------------
@@ -501,43 +503,8 @@ class Game:
         return entry.words
 
     def topic_entry(self, suspect: str, question: str) -> FileEntry | None:
-        """The FILE entry a question asks about now: the in-FILE topic whose cue comes first.
-
-        At the same place a longer cue wins, then a line that came into the FILE later (a lie told only
-        after another, a HELD line)."""
-        tokens = words(question)
-        index = self._cues[suspect]
-        for at, token in enumerate(tokens):
-            best: tuple[tuple[int, int], FileEntry] | None = None
-            for cue, entry in index.get(token, ()):
-                if find_phrase(tokens[at : at + len(cue)], list(cue)) != 0 or not self._in_file(entry):
-                    continue
-                recent = 1 if (entry.after is not None or entry.kind is EntryKind.HELD) else 0
-                rank = (-len(cue), -recent)
-                if best is None or rank < best[0]:
-                    best = (rank, entry)
-            if best is not None:
-                return best[1]
-        return None
-
-    def _index_cues(self) -> CueIndex:
-        """Each suspect's cues by the word they start with, so a question is scanned once."""
-        cached = self.case.derived.get("cues")
-        if isinstance(cached, dict):
-            return cached
-        index: CueIndex = {s.key: {} for s in self.case.suspects}
-        for entry in self.case.reveal.entries:
-            for cue in entry.cues:
-                cue_words = tuple(words(cue))
-                if not cue_words:
-                    continue
-                first = cue_words[0]
-                # a one-word cue may be said with a plural or possessive ending, like the last word of any cue
-                starts = (first, first + "s", first + "es", first + "'s") if len(cue_words) == 1 else (first,)
-                for start in starts:
-                    index[entry.suspect].setdefault(start, []).append((cue_words, entry))
-        self.case.derived["cues"] = index
-        return index
+        """The in-FILE entry a question asks about now (engine.topics: the first topic it asks)."""
+        return self._topics[suspect].choose(question, self._in_file)
 
     def _answer(self, suspect: str, question: str) -> str:
         if suspect in self._t.silenced:
@@ -621,7 +588,17 @@ class Game:
             lie = self.case.lie(label)
             replaced = lie.admit if lie.admit is not None else self.case.lie(lie.gives_way_to or "").words
             name = self.case.suspect(lie.suspect).name
-            self._system(f'{label}, {name}: claimed "{lie.words}"; now "{replaced}"')
+            heard = self._heard_claim(lie)
+            claimed = f'claimed "{heard}"; ' if heard is not None else ""
+            self._system(f'{label}, {name}: {claimed}now "{replaced}"')
+
+    def _heard_claim(self, lie: FileEntry) -> str | None:
+        """What the table heard of a lie: the answer itself, or a statement read tonight that says part of it."""
+        said = self._t.spoken.get(lie.suspect, [])
+        if lie.words in said:
+            return lie.words
+        sentences = set(_sentences(lie.words))
+        return next((line for line in said if sentences & set(_sentences(line))), None)
 
     def _answers(self, suspect: str | None) -> None:
         if suspect is None:

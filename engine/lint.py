@@ -19,6 +19,7 @@ from engine.case import (
     NUMBER_WORDS,
     PUBLIC_FILE,
     REVEAL_SCHEMAS,
+    Case,
     CaseError,
     EntryKind,
     FileEntry,
@@ -32,9 +33,12 @@ from engine.case import (
     parse_reveal,
 )
 from engine.caseformat import CaseFormatError, Record, parse_records
+from engine.classify import Action, Classifier, Situation
 from engine.rules import EXHIBITS_PER_ROUND, MAX_COUNTED_EXHIBITS, QUESTIONS_PER_ROUND, ROUNDS
 from engine.seal import sha256_hex
+from engine.state import Accusation, Phase
 from engine.text import words
+from engine.topics import stems, topic_indexes
 
 WORDS_PER_MINUTE = 150
 MAX_OPENING_WORDS = 600  # a round opening read aloud in under four minutes
@@ -290,14 +294,14 @@ def _check_files(public: PublicPart, reveal: Reveal) -> list[Finding]:
                 found.append(
                     _error(reveal.file, lines[1].line, f"{suspect.key} has two plain lines on '{topic}'; one is never said")
                 )
-            cue_sets = {_folded(e.cues) for e in group}
+            cue_sets = {_folded((*e.cues, *e.plain_cues)) for e in group}
             if len(cue_sets) > 1:
                 found.append(_warning(reveal.file, group[1].line, f"{suspect.key}'s lines on '{topic}' have different cues"))
             for entry in group:
                 if not entry.cues:
                     found.append(_error(reveal.file, entry.line, f"{suspect.key}'s topic '{topic}' has no cue"))
-                for cue in entry.cues:
-                    key = tuple(words(cue))
+                for cue in (*entry.cues, *entry.plain_cues):
+                    key = stems(cue)  # "carol" and "carols" are one cue
                     if not key:
                         found.append(_error(reveal.file, entry.line, f"cue {cue!r} has no words"))
                         continue
@@ -571,3 +575,61 @@ __all__ = [
     "lint_sources",
     "spoken_words",
 ]
+
+
+# --- how the question set reaches each line ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LineReach:
+    """How many of the `tune` questions put to a suspect reach one FILE topic (every line on it)."""
+
+    suspect: str
+    topic: str
+    labels: tuple[str, ...]  # the lie labels on this topic, if any
+    questions: int
+
+    def render(self) -> str:
+        labels = f" ({', '.join(self.labels)})" if self.labels else ""
+        none = "  <- no tune question reaches it" if self.questions == 0 else ""
+        return f"  {self.suspect} | {self.topic}{labels}: {self.questions}{none}"
+
+
+def tune_reach(case: Case, questions: Iterable[tuple[str, str]]) -> tuple[LineReach, ...]:
+    """For each FILE topic, how many questions (suspect key, question as the table says it) reach it.
+
+    The question goes through the card's MESSAGES rules as typed at round 1; every line counts as in the
+    FILE (a HELD line, a lie told only after another), so a line reached only once a lie breaks still counts.
+    """
+    classifier = Classifier(case)
+    situation = Situation(
+        phase=Phase.ROUNDS,
+        round=1,
+        seats=("Ann",),
+        solo=False,
+        exhibits_read=frozenset(range(1, EXHIBITS_PER_ROUND + 1)),
+        accusation=Accusation.NONE,
+        read_back=None,
+        pending=None,
+        first_message=False,
+        awaiting_nickname=False,
+    )
+    indexes = topic_indexes(case)
+    counts: dict[tuple[str, str], int] = {}
+    for suspect, text in questions:
+        decision = classifier.classify(text, situation)
+        if decision.action is not Action.QUESTION or decision.suspect != suspect:
+            continue
+        entry = indexes[suspect].choose(decision.rest, lambda _: True)
+        if entry is not None:
+            counts[(suspect, entry.topic)] = counts.get((suspect, entry.topic), 0) + 1
+    found: list[LineReach] = []
+    for person in case.suspects:
+        topics: dict[str, list[FileEntry]] = {}
+        for entry in case.entries_for(person.key):
+            if entry.kind is not EntryKind.DEFLECT:
+                topics.setdefault(entry.topic, []).append(entry)
+        for topic, entries in topics.items():
+            labels = tuple(entry.label for entry in entries if entry.label is not None)
+            found.append(LineReach(person.key, topic, labels, counts.get((person.key, topic), 0)))
+    return tuple(found)

@@ -240,11 +240,19 @@ def test_silence_that_is_not_the_admits_last_sentence_is_an_error() -> None:
 
 
 def test_a_cue_on_two_topics_of_one_suspect_is_an_error() -> None:
-    old = "  cues: back stair; back stairs; backstairs; back staircase; stairs; paint; wet paint; handrail; rail\n"
+    old = "; chalk; chalked; amos; joiner\n"
     thwaite_stair = REVEAL_TEXT.index("line: thwaite | the back stair")
     at = REVEAL_TEXT.index(old, thwaite_stair)
-    reveal = REVEAL_TEXT[:at] + old.replace("; rail\n", "; rail; silver\n") + REVEAL_TEXT[at + len(old) :]
+    reveal = REVEAL_TEXT[:at] + old.replace("; joiner\n", "; joiner; silver\n") + REVEAL_TEXT[at + len(old) :]
     only_error(lint(reveal), r"thwaite: cue 'silver' is on both 'the plate' .* and 'the back stair'")
+
+
+def test_cues_that_differ_only_by_inflection_are_one_cue() -> None:
+    old = "; chalk; chalked; amos; joiner\n"
+    thwaite_stair = REVEAL_TEXT.index("line: thwaite | the back stair")
+    at = REVEAL_TEXT.index(old, thwaite_stair)
+    reveal = REVEAL_TEXT[:at] + old.replace("; joiner\n", "; joiner; silvers\n") + REVEAL_TEXT[at + len(old) :]
+    only_error(lint(reveal), r"thwaite: cue 'silvers' is on both 'the plate' .* and 'the back stair'")
 
 
 def test_a_topic_without_cues_is_an_error() -> None:
@@ -259,9 +267,9 @@ def test_a_topic_without_cues_is_an_error() -> None:
 def test_another_suspects_name_as_a_cue_is_a_warning() -> None:
     reveal = edit(
         drop_record(REVEAL_TEXT, "line: thwaite | Mr. Joel"),
-        "  cues: hear; heard; noise; sound; see; saw; seen; notice; noticed; anything odd; anything strange\n"
+        "notice anything; fall; fell; thud; crash\n  plain-cues: hear; heard; see; saw; seen; notice; noticed\n"
         '  says: "Nothing out of the common.',
-        "  cues: hear; heard; noise; sound; see; saw; seen; notice; noticed; anything odd; anything strange; heir\n"
+        "notice anything; fall; fell; thud; crash; heir\n  plain-cues: hear; heard; see; saw; seen; notice; noticed\n"
         '  says: "Nothing out of the common.',
     )
     report = lint(reveal)
@@ -270,7 +278,7 @@ def test_another_suspects_name_as_a_cue_is_a_warning() -> None:
 
 
 def test_a_cue_beginning_with_another_topics_cue_is_a_warning() -> None:
-    reveal = edit(REVEAL_TEXT, "blue room; your carol book\n", "blue room; carol book\n")
+    reveal = edit(REVEAL_TEXT, "blue room; your carol book; alone\n", "blue room; carol book; alone\n")
     report = lint(reveal)
     assert messages(report) == []
     assert any("cue 'carol book'" in m and "begins with cue 'carol'" in m for m in messages(report, Severity.WARNING))
@@ -364,3 +372,28 @@ def test_the_lint_command_prints_lengths_and_exits_by_errors(tmp_path: Path, cap
     out = capsys.readouterr().out
     assert re.search(r"^hollin-fold-reveal\.md:\d+: error: round 4's exhibits alone prove", out, re.MULTILINE)
     assert "1 error(s)" in out
+
+
+def test_tune_reach_counts_the_questions_that_reach_each_line() -> None:
+    from engine.lint import tune_reach
+    from voice_host.loop.casefiles import load_bundled_case
+
+    case = load_bundled_case()
+    reach = {
+        (r.suspect, r.topic): r
+        for r in tune_reach(
+            case,
+            [
+                ("keld", "Reverend, why did you ask Nance for turpentine?"),
+                ("keld", "Mr Keld, did you go down the back stair?"),
+                ("keld", "Keld, what about the organ money?"),
+                ("thwaite", "Keld, what about the organ money?"),  # put to Keld, not Thwaite: not counted
+            ],
+        )
+    }
+    assert reach[("keld", "the back stair")].questions == 2
+    assert reach[("keld", "the back stair")].labels == ("K3",)
+    assert reach[("keld", "the organ fund")].questions == 1
+    assert reach[("keld", "the organ fund")].labels == ("K1", "K2")
+    assert reach[("thwaite", "the plate")].questions == 0
+    assert "no tune question reaches it" in reach[("thwaite", "the plate")].render()

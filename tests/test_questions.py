@@ -125,10 +125,17 @@ def test_answers_lists_what_a_suspect_has_said_in_this_chat() -> None:
 def test_lies_lists_what_was_claimed_and_what_replaced_it() -> None:
     game = seated()
     assert system_lines(game.handle("lies")) == ["No lie has broken yet."]
+    play(game, "Ada, did you skate?")
     play(game, "Confront Ada with E3")
     assert system_lines(game.handle("lies")) == [
         'R1, Ada Quill: claimed "I never skated tonight."; now "I skated, but only before the second tune."'
     ]
+
+
+def test_lies_quotes_a_claim_only_if_the_table_heard_it() -> None:
+    game = seated()
+    play(game, "Confront Ada with E3")  # the lie was never asked for: nothing of it was said tonight
+    assert system_lines(game.handle("lies")) == ['R1, Ada Quill: now "I skated, but only before the second tune."']
 
 
 def test_statements_rereads_this_round_or_an_earlier_one() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import re
 import sys
 from pathlib import Path
@@ -78,6 +79,39 @@ def run_lint(args: argparse.Namespace) -> int:
         print(finding.render())
     for length in report.lengths:
         print(length.render())
+    if report.ok:
+        _print_tune_reach(folder, args.questions)
     errors = sum(1 for finding in report.findings if finding.is_error)
     print(f"{errors} error(s), {len(report.findings) - errors} warning(s)")
     return 1 if errors else 0
+
+
+def _questions_file(mystery: str, given: Path | None) -> Path | None:
+    """The case's question set: --questions, else spoilers/<case>/questions.tsv here or in this checkout."""
+    if given is not None:
+        return given
+    for root in (Path.cwd(), Path(__file__).resolve().parents[2]):
+        candidate = root / "spoilers" / mystery / "questions.tsv"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def read_tune_questions(path: Path) -> list[tuple[str, str]]:
+    """The `tune` rows of a question set (split, suspect_key, topic, question; '#' lines are comments)."""
+    with path.open(encoding="utf-8", newline="") as handle:
+        lines = [line for line in handle if not line.startswith("#")]
+    return [(row["suspect_key"], row["question"]) for row in csv.DictReader(lines, delimiter="\t") if row["split"] == "tune"]
+
+
+def _print_tune_reach(folder: Path, given: Path | None) -> None:
+    from engine.lint import tune_reach
+
+    case = read_case_dir(folder)
+    path = _questions_file(case.public.mystery, given)
+    if path is None:
+        return
+    questions = read_tune_questions(path)
+    print(f"tune questions reaching each line ({len(questions)} in {path.name}):")
+    for reach in tune_reach(case, questions):
+        print(reach.render())

@@ -56,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     lint = sub.add_parser("lint", help="check a case for fair play and print each round opening's length")
     lint.add_argument("case_dir", nargs="?", type=Path, default=None, help="case folder (default: the bundled case)")
+    lint.add_argument(
+        "--questions", type=Path, default=None, help="question set to count per line (default: spoilers/<case>/questions.tsv)"
+    )
 
     seal = sub.add_parser("seal", help="seal a plain reveal into a case folder (writes the parts and SYSTEM.md)")
     seal.add_argument("reveal", type=Path, help="the plain reveal text (spoilers/<case>/reveal.txt)")

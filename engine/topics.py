@@ -1,0 +1,340 @@
+"""Which FILE topic a question asks about: card rule 4's "the line on the topic asked", REFEREEING's
+"a question gets one topic, the first it asks".
+
+A message is cut into units (sentences, and clauses that start a new question). A unit that asks
+(a question word, "did/were/can you ...", "tell us ...", or a sentence ending in "?") is a question; a
+clause that sets its time or place ("When you got down there, ...") belongs to the question after it;
+any other sentence ("Nance heard something fall.") is context, read only when no question names a topic.
+The first question that names a topic decides. Inside it a specific cue (turpentine, will, organ) outranks
+a person's name, and a name outranks a plain cue (see, hear, the dead woman's name); then the earliest
+cue wins, then the longer one, then a line that came into the FILE later.
+
+Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
+three or more words, through two intervening words ("where exactly were you").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from functools import cache
+
+import snowballstemmer
+
+from engine.case import Case, EntryKind, FileEntry
+
+_STEMMER = snowballstemmer.stemmer("english")
+MAX_GAP = 2  # words that may stand between the words of a cue of three or more ("where exactly were you")
+
+
+@cache
+def stem(word: str) -> str:
+    """The Snowball (Porter2) stem of one lowercase word; a possessive's "'s" goes with it."""
+    stemmed: str = _STEMMER.stemWord(word)
+    return stemmed
+
+
+def stems(text: str) -> tuple[str, ...]:
+    return tuple(stem(token.text) for token in _tokens(text) if token.kind is _Kind.WORD)
+
+
+class CueStrength(IntEnum):
+    """How plainly a cue names its topic; a stronger cue in the same question wins."""
+
+    PLAIN = 1  # plain verbs, times of day and the dead woman's names: nearly every question touches them
+    NAME = 2  # a person who is asked about
+    SPECIFIC = 3  # a thing, a place, a question's own phrasing ("where were you")
+
+
+@dataclass(frozen=True)
+class Cue:
+    stems: tuple[str, ...]
+    strength: CueStrength
+    entry: FileEntry
+
+    @property
+    def max_gap(self) -> int:
+        """Words that may come between this cue's words: none for one or two words, two for longer cues."""
+        return MAX_GAP if len(self.stems) >= 3 else 0
+
+
+# --- cutting a message into units --------------------------------------------------------------------
+
+
+class _Kind(IntEnum):
+    WORD = 1
+    STOP = 2  # ends a sentence: . ? ! ; : or a dash
+    COMMA = 3
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: _Kind
+    text: str
+
+
+_TOKEN = re.compile(r"(?P<word>[a-z0-9]+(?:'[a-z]+)*)|(?P<stop>[?!;:]|\.(?!\d)|—|–|(?<=\s)-(?=\s))|(?P<comma>,)")
+_ABBREVIATIONS = frozenset("mr mrs miss ms dr st rev revd mister".split())
+
+_WH = frozenset("who what where when why how which whose whom what's where's who's how's why's whether".split())
+_AUX = frozenset(
+    "did do does were was is are have has had can could would will shall should may might must didn't wasn't "
+    "weren't isn't aren't don't doesn't haven't hasn't".split()
+)
+_IMPERATIVE = frozenset("tell describe explain say walk talk give remind account".split())
+_SUBORDINATE = frozenset(
+    "when while whilst after before if once since as until till during at in on by about regarding concerning".split()
+)
+_FILLERS = frozenset("and but so then also now well ok okay please just oh".split())
+# After "and" or a comma, an auxiliary starts a new question only when a subject follows it.
+_SUBJECTS = frozenset(
+    "you he she they we i it anyone anybody someone somebody anything there the your her his mr mrs miss".split()
+)
+
+
+def _tokens(text: str) -> list[_Token]:
+    folded = text.lower().replace("’", "'").replace("‘", "'")
+    found: list[_Token] = []
+    for match in _TOKEN.finditer(folded):
+        if match.group("word"):
+            found.append(_Token(_Kind.WORD, match.group("word")))
+        elif match.group("comma"):
+            found.append(_Token(_Kind.COMMA, ","))
+        else:
+            mark = match.group("stop")
+            if mark == "." and found and found[-1].kind is _Kind.WORD and found[-1].text in _ABBREVIATIONS:
+                continue  # "Mr." does not end a sentence
+            found.append(_Token(_Kind.STOP, mark))
+    return found
+
+
+class Role(IntEnum):
+    QUESTION = 1
+    SETTING = 2  # "When you got down there," / "At ten,": part of the question that follows
+    CONTEXT = 3
+
+
+@dataclass(frozen=True)
+class Unit:
+    words: tuple[str, ...]
+    role: Role
+
+
+def _starts_question(words: Sequence[str], at: int) -> bool:
+    """Whether a new question begins at `at`: a question word, an auxiliary with a subject, or "tell us"."""
+    while at < len(words) and words[at] in _FILLERS:
+        at += 1
+    if at >= len(words):
+        return False
+    first = words[at]
+    following = words[at + 1] if at + 1 < len(words) else ""
+    if first in _WH:
+        return first != "when" and first != "where" or following in _AUX or following in _WH or following == ""
+    if first in _AUX:
+        return following in _SUBJECTS
+    return first in _IMPERATIVE
+
+
+def _role(words: Sequence[str], ends_with_question_mark: bool) -> Role:
+    at = 0
+    while at < len(words) and words[at] in _FILLERS:
+        at += 1
+    if at >= len(words):
+        return Role.CONTEXT
+    first = words[at]
+    following = words[at + 1] if at + 1 < len(words) else ""
+    if first in _WH and first in _SUBORDINATE and following not in _AUX and following not in _WH and following:
+        return Role.SETTING  # "when you got down there"
+    if first in _WH or first in _AUX or first in _IMPERATIVE or ends_with_question_mark:
+        return Role.QUESTION
+    if first in _SUBORDINATE:
+        return Role.SETTING
+    return Role.CONTEXT
+
+
+def units(text: str) -> list[Unit]:
+    """Sentences, cut again where a clause starts a new question ("..., and where were you?")."""
+    found: list[Unit] = []
+    pieces: list[list[str]] = [[]]
+    for token in [*_tokens(text), _Token(_Kind.STOP, "")]:
+        if token.kind is _Kind.WORD:
+            pieces[-1].append(token.text)
+        elif token.kind is _Kind.COMMA:
+            pieces.append([])
+        else:
+            found += _sentence_units([piece for piece in pieces if piece], asked=token.text == "?")
+            pieces = [[]]
+    return found
+
+
+def _sentence_units(pieces: list[list[str]], *, asked: bool) -> list[Unit]:
+    """One sentence: a comma piece joins the clause before it unless it starts a new question; inside a
+    clause, "and"/"or"/"but" followed by a new question cuts it too."""
+    clauses: list[list[str]] = []
+    for piece in pieces:
+        if clauses and not _starts_question(piece, 0):
+            clauses[-1] += piece
+        else:
+            clauses.append(list(piece))
+    cut: list[list[str]] = []
+    for clause in clauses:
+        start = 0
+        for at in range(1, len(clause)):
+            if clause[at] in ("and", "or", "but") and _starts_question(clause, at + 1):
+                cut.append(clause[start:at])
+                start = at + 1
+        cut.append(clause[start:])
+    cut = [clause for clause in cut if clause]
+    return [Unit(tuple(clause), _role(clause, asked and index == len(cut) - 1)) for index, clause in enumerate(cut)]
+
+
+# --- matching cues and choosing the topic ------------------------------------------------------------
+
+_DETERMINERS = frozenset("the her his your a my their its".split())
+
+
+@dataclass(frozen=True)
+class _Hit:
+    cue: Cue
+    positions: tuple[int, ...]  # the words it matched
+    strength: int  # the cue's strength, as it stands in this question
+
+    @property
+    def start(self) -> int:
+        return self.positions[0]
+
+    @property
+    def gaps(self) -> int:
+        return self.positions[-1] - self.positions[0] + 1 - len(self.positions)
+
+    def rank(self, order: int) -> tuple[int, int, int, int, int]:
+        """Smaller is better: stronger, earlier, unbroken, longer, then later into the FILE."""
+        recent = 1 if self.cue.entry.after is not None or self.cue.entry.kind is EntryKind.HELD else 0
+        return (-self.strength, order + self.start, self.gaps, -len(self.positions), -recent)
+
+
+def _match(stems_wanted: Sequence[str], max_gap: int, words: Sequence[str], start: int) -> tuple[int, ...] | None:
+    """The positions where `stems_wanted` matches `words` from `start` (its first stem is there), or None."""
+    positions = [start]
+    at, gaps = start + 1, 0
+    for wanted in stems_wanted[1:]:
+        while at < len(words) and words[at] != wanted and gaps < max_gap:
+            at, gaps = at + 1, gaps + 1
+        if at >= len(words) or words[at] != wanted:
+            return None
+        positions.append(at)
+        at += 1
+    return tuple(positions)
+
+
+class TopicIndex:
+    """One suspect's cues, by the stem they start with."""
+
+    def __init__(self, cues: Iterable[Cue]) -> None:
+        self._by_first: dict[str, list[Cue]] = {}
+        self._after_owner: dict[str, list[Cue]] = {}  # "the will" also heard as "Mrs. Blamire's will"
+        for cue in cues:
+            self._by_first.setdefault(cue.stems[0], []).append(cue)
+            if len(cue.stems) == 2 and cue.stems[0] in _DETERMINERS:
+                self._after_owner.setdefault(cue.stems[1], []).append(cue)
+
+    def hits(self, words: Sequence[str], in_file: Callable[[FileEntry], bool]) -> list[_Hit]:
+        """Every cue found in one unit. A cue inside a longer one's words is not a cue there ("during the
+        carols" is a time, not the carols); a name owning something ("Joel's debts") is weaker than plain."""
+        stemmed = [stem(word) for word in words]
+        found: list[_Hit] = []
+        for start, word in enumerate(stemmed):
+            candidates = [(cue, cue.stems) for cue in self._by_first.get(word, ())]
+            if start > 0 and words[start - 1].endswith("'s"):
+                candidates += [(cue, cue.stems[1:]) for cue in self._after_owner.get(word, ())]
+            for cue, wanted in candidates:
+                positions = _match(wanted, cue.max_gap, stemmed, start)
+                if positions is None or not in_file(cue.entry):
+                    continue
+                strength = int(cue.strength)
+                if cue.strength is not CueStrength.SPECIFIC and words[positions[-1]].endswith("'s"):
+                    strength = 0
+                found.append(_Hit(cue, positions, strength))
+        return [hit for hit in found if not any(_inside(hit, other) for other in found)]
+
+    def choose(self, question: str, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
+        """The entry the question asks about, or None (DEFLECT)."""
+        groups: list[list[Unit]] = []  # each question with the setting clauses before it
+        context: list[Unit] = []
+        setting: list[Unit] = []
+        for unit in units(question):
+            if unit.role is Role.SETTING:
+                setting.append(unit)
+            elif unit.role is Role.QUESTION:
+                groups.append([*setting, unit])
+                setting = []
+            else:
+                context += [*setting, unit]
+                setting = []
+        context += setting
+        for group in [*groups, context]:
+            best: tuple[tuple[int, int, int, int, int], FileEntry] | None = None
+            offset = 0
+            for unit in group:
+                for hit in self.hits(unit.words, in_file):
+                    ranked = (hit.rank(offset), hit.cue.entry)
+                    if best is None or ranked[0] < best[0]:
+                        best = ranked
+                offset += len(unit.words)
+            if best is not None:
+                return best[1]
+        return None
+
+
+def _inside(hit: _Hit, other: _Hit) -> bool:
+    return other is not hit and len(other.positions) > len(hit.positions) and set(hit.positions) <= set(other.positions)
+
+
+# --- building the index from a case --------------------------------------------------------------------
+
+_TITLE_WORDS = frozenset("mr mrs miss ms dr rev reverend mister the".split())
+
+
+def _folded_words(text: str) -> tuple[str, ...]:
+    return tuple(token.text for token in _tokens(text) if token.kind is _Kind.WORD)
+
+
+def cue_strength(case: Case, cue: str, plain: bool) -> CueStrength:
+    """A plain cue as the author marked it; a name of the dead woman is plain; another person's name is a name."""
+    if plain:
+        return CueStrength.PLAIN
+    public = case.public
+    titles = {word for title in public.titles for word in _folded_words(title)} | _TITLE_WORDS
+    folded = _folded_words(cue)
+    core = [word for word in folded if word not in titles]
+    victim_phrases = {_folded_words(name) for name in public.victim}
+    victim_words = {word for phrase in victim_phrases for word in phrase if word not in titles}
+    if folded in victim_phrases or (core and len(core) == 1 and core[0] in victim_words and folded == tuple(core)):
+        return CueStrength.PLAIN
+    name_words: set[str] = set()
+    for suspect in public.suspects:
+        for phrase in (*suspect.aliases, suspect.name, *suspect.redirect):
+            name_words.update(_folded_words(phrase))
+    for other in public.others:
+        name_words.update(_folded_words(other))
+    if core and all(word in name_words for word in core):
+        return CueStrength.NAME
+    return CueStrength.SPECIFIC
+
+
+def topic_indexes(case: Case) -> dict[str, TopicIndex]:
+    """Every suspect's TopicIndex, built once per case and kept in `case.derived`."""
+    cached = case.derived.get("topics")
+    if isinstance(cached, dict):
+        return cached
+    cues: dict[str, list[Cue]] = {suspect.key: [] for suspect in case.suspects}
+    for entry in case.reveal.entries:
+        for text, plain in [*((c, False) for c in entry.cues), *((c, True) for c in entry.plain_cues)]:
+            cue_stems = stems(text)
+            if cue_stems:
+                cues[entry.suspect].append(Cue(cue_stems, cue_strength(case, text, plain), entry))
+    indexes = {key: TopicIndex(found) for key, found in cues.items()}
+    case.derived["topics"] = indexes
+    return indexes

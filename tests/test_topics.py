@@ -1,0 +1,110 @@
+"""Topic choice inside a question (engine.topics): the line on the topic asked, the first topic it asks.
+
+Each test names one ruling of docs/rulings.md and puts Hollin Fold questions through the real engine.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from engine.case import Case, EntryKind
+from engine.game import Game
+from engine.topics import CueStrength, cue_strength, stems, units
+from tests.engine_support import suspect_lines
+from voice_host.loop.casefiles import load_bundled_case
+
+
+@cache
+def case() -> Case:
+    return load_bundled_case()
+
+
+def line(suspect: str, topic: str) -> str:
+    entry = next(e for e in case().entries_for(suspect) if e.topic == topic and (e.kind is not EntryKind.LIE or e.after is None))
+    return entry.words
+
+
+def answer(question: str) -> str:
+    game = Game(case())
+    game.start()
+    game.handle("Ann")
+    said = suspect_lines(game.handle(question))
+    assert len(said) == 1, said
+    return said[0][1]
+
+
+@pytest.mark.parametrize(
+    ("question", "suspect", "topic"),
+    [
+        # a specific cue outranks a person's name and the dead woman's name
+        ("Reverend, why did you ask Nance for turpentine?", "keld", "the back stair"),
+        ("Mr. Ormerod, what is in Mrs. Blamire's will?", "ormerod", "the will"),
+        ("Joel, did you and Phoebe talk about your debts?", "joel", "his debts"),
+        # a person's name outranks a plain verb
+        ("Thwaite, did you see Mr Ormerod at the fire?", "thwaite", "Mr. Ormerod"),
+        # a time phrase is not the topic its words name: "during the carols" is not the carols
+        ("Thwaite, did you see Mrs Ruddock during the carols?", "thwaite", "Mrs. Ruddock"),
+    ],
+)
+def test_a_specific_cue_outranks_names_and_plain_words(question: str, suspect: str, topic: str) -> None:
+    assert answer(question) == line(suspect, topic)
+
+
+def test_a_name_in_a_lead_in_sentence_is_context() -> None:
+    question = "Thwaite, Nance heard something fall at the far end. Did you hear anything?"
+    assert answer(question) == line("thwaite", "what he heard and saw")
+
+
+def test_context_answers_when_the_question_itself_names_no_topic() -> None:
+    assert answer("Reverend, Mrs Blamire paid you three hundred pounds. Where is it now?") == line("keld", "the organ fund")
+
+
+def test_a_question_that_asks_two_things_gets_the_first() -> None:
+    assert answer("Thwaite, what did you hear, and where were you?") == line("thwaite", "what he heard and saw")
+    assert answer("Thwaite, where were you, and what did you hear?") == line("thwaite", "where he was")
+    assert answer("Joel, what was your aunt like, and who gets the money?") == line("joel", "his aunt")
+
+
+def test_a_setting_clause_belongs_to_the_question_after_it() -> None:
+    question = "Ruddock, when you got down there, what did you see?"
+    assert answer(question) == line("ruddock", "finding her")
+
+
+def test_cues_match_through_inflection_and_intervening_words() -> None:
+    assert answer("Thwaite, where exactly were you?") == line("thwaite", "where he was")
+    assert answer("Marsden, which of the carols were sung?") == line("marsden", "the waits and the carols")
+    assert answer("Keld, was anyone singing?") == line("keld", "the waits and the carols")
+    assert stems("carols singing Keld's") == ("carol", "sing", "keld")
+
+
+def test_two_word_cues_do_not_stretch_over_other_words() -> None:
+    # "back stair" must not be found in "back up the stair"
+    assert answer("Joel, did you come back up the main stair?") != line("joel", "the back stair")
+
+
+def test_a_plain_cue_answers_only_when_nothing_more_specific_is_asked() -> None:
+    assert answer("Ormerod, did you hear anything?") == line("ormerod", "what he heard")
+    assert answer("Ormerod, did you hear the bell?") == line("ormerod", "finding her")
+
+
+def test_names_are_told_from_the_case() -> None:
+    assert cue_strength(case(), "nance", plain=False) is CueStrength.NAME
+    assert cue_strength(case(), "mr blamire", plain=False) is CueStrength.NAME
+    assert cue_strength(case(), "Mrs. Blamire", plain=False) is CueStrength.PLAIN  # the dead woman is in every question
+    assert cue_strength(case(), "turpentine", plain=False) is CueStrength.SPECIFIC
+    assert cue_strength(case(), "hear", plain=True) is CueStrength.PLAIN
+
+
+def test_units_cut_lead_ins_settings_and_second_questions() -> None:
+    cut = units("Nance heard something fall. When you got down, what did you see, and where were you?")
+    assert [(" ".join(unit.words), unit.role.name) for unit in cut] == [
+        ("nance heard something fall", "CONTEXT"),
+        ("when you got down", "SETTING"),
+        ("what did you see", "QUESTION"),
+        ("and where were you", "QUESTION"),
+    ]
+    assert [unit.words for unit in units("Mr. Ormerod stood at 10.30 by the fire.")] == [
+        ("mr", "ormerod", "stood", "at", "10", "30", "by", "the", "fire")
+    ]
