@@ -16,6 +16,7 @@ Guards (each a reason in `Transcript.rejected`, with the raw text kept for diagn
 from __future__ import annotations
 
 import hashlib
+import logging
 import math
 import re
 import threading
@@ -31,6 +32,8 @@ from rapidfuzz import fuzz
 
 from models.locate import WhisperModelName, whisper_model_dir
 from voice_host.ears.sound import SAMPLE_RATE, Audio
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
@@ -307,6 +310,7 @@ def load_whisper(options: RecognitionOptions, cache_dir: Path | None = None) -> 
     with _models_lock:
         model = _models.get(key)
         if model is None:
+            started = time.perf_counter()
             model = _windowed_model_class()(
                 str(folder),
                 device="cpu",
@@ -315,6 +319,7 @@ def load_whisper(options: RecognitionOptions, cache_dir: Path | None = None) -> 
                 local_files_only=True,
             )
             _models[key] = model
+            log.info("whisper %s loaded in %.1f s", options.model.value, time.perf_counter() - started)
         return model
 
 

@@ -15,6 +15,7 @@ keeping the model's recurrent state across chunks so the stream is judged as one
 
 from __future__ import annotations
 
+import logging
 from collections import deque
 from dataclasses import dataclass, field
 from enum import Enum
@@ -23,6 +24,8 @@ from typing import Any, Protocol
 import numpy as np
 
 from voice_host.ears.sound import SAMPLE_RATE, SILERO_WINDOW, Audio
+
+log = logging.getLogger(__name__)
 
 
 class SegmentEvent(Enum):
@@ -187,7 +190,9 @@ def load_silero() -> Any:
     from models.locate import silero_vad_path
 
     silero_vad_path()  # a clear error naming faster-whisper if the asset is gone
-    return get_vad_model().session
+    session = get_vad_model().session
+    log.debug("Silero VAD ready")
+    return session
 
 
 class SileroVad:

@@ -11,8 +11,10 @@ resampling), unless the per-user voices.toml gives it another piper .onnx file. 
 
 from __future__ import annotations
 
+import logging
 import re
 import threading
+import time
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -24,6 +26,8 @@ import platformdirs
 
 from engine.replies import PartKind, Reply
 from voice_host.ears.sound import PLAYBACK_RATE, Audio
+
+log = logging.getLogger(__name__)
 
 HOST = "host"
 VOICE_CONFIG_NAME = "voices.toml"
@@ -288,10 +292,14 @@ def load_piper_voice(model: Path | None) -> PiperLike:
 
     from models.locate import piper_voice_files
 
+    started = time.perf_counter()
     if model is None:
         files = piper_voice_files()
-        return PiperVoice.load(files.model, config_path=files.config)
-    return PiperVoice.load(model)
+        voice = PiperVoice.load(files.model, config_path=files.config)
+    else:
+        voice = PiperVoice.load(model)
+    log.info("piper voice %s loaded in %.1f s", model or "(bundled)", time.perf_counter() - started)
+    return voice
 
 
 class Synthesizer:

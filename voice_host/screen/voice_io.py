@@ -4,6 +4,7 @@ the Host's first word out soonest.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
@@ -16,6 +17,7 @@ from voice_host.mouth.host_voice import HostVoice
 from voice_host.mouth.tts import SpeechLine
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 class VoiceIO(Generic[T]):
@@ -132,4 +134,10 @@ def open_voice(
         if player is None:
             raise AudioUnavailableError(" ".join(problems)) from None
     io.problems = tuple(problems)
+    log.info(
+        "voice side open: speaker %s, microphone %s%s",
+        "yes" if player is not None else "no",
+        "yes" if io.listener is not None else "no",
+        "".join(f"; {problem}" for problem in problems),
+    )
     return io
