@@ -20,7 +20,8 @@ from voice_host.mouth.tts import HOST, Synthesizer, VoiceMap, VoiceSettings
 Render = Callable[..., Audio]
 FixtureScope = Literal["session", "package", "module", "class", "function"]
 
-#: The names of the fixtures made with `speech_fixture` (in any test module).
+#: The names of the fixtures made with `speech_fixture` (in any test module). A test is matched by the
+#: names it uses, parametrized arguments included: give a speech fixture a name nothing else uses.
 SPEECH_FIXTURES: set[str] = set()
 
 

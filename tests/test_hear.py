@@ -60,7 +60,7 @@ def fixtures() -> dict[str, Fixture]:
 
 
 @speech_fixture(scope="module")
-def heard(fixtures: dict[str, Fixture], tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
+def hear_run(fixtures: dict[str, Fixture], tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, object]]:
     """Every chosen file through one `third-carol hear --json` run (models load once)."""
     folder = tmp_path_factory.mktemp("hear")
     audio = FixtureAudio(list(fixtures.values()))
@@ -78,8 +78,8 @@ def heard(fixtures: dict[str, Fixture], tmp_path_factory: pytest.TempPathFactory
     return {Path(str(row["file"])).stem: row for row in rows}
 
 
-def test_every_line_has_exactly_the_documented_keys(heard: dict[str, dict[str, object]]) -> None:
-    for row in heard.values():
+def test_every_line_has_exactly_the_documented_keys(hear_run: dict[str, dict[str, object]]) -> None:
+    for row in hear_run.values():
         assert list(row) == KEYS
         assert isinstance(row["confidence"], float) and 0.0 <= row["confidence"] <= 1.0
         assert isinstance(row["confirm"], bool)
@@ -87,9 +87,11 @@ def test_every_line_has_exactly_the_documented_keys(heard: dict[str, dict[str, o
 
 
 @pytest.mark.parametrize("fixture_id", CLEAN)
-def test_clean_speech_is_understood(fixture_id: str, heard: dict[str, dict[str, object]], fixtures: dict[str, Fixture]) -> None:
+def test_clean_speech_is_understood(
+    fixture_id: str, hear_run: dict[str, dict[str, object]], fixtures: dict[str, Fixture]
+) -> None:
     fixture = fixtures[fixture_id]
-    row = heard[fixture_id]
+    row = hear_run[fixture_id]
     assert row["heard"], "nothing was transcribed"
     expected = {
         "kind": fixture.kind,
@@ -102,10 +104,10 @@ def test_clean_speech_is_understood(fixture_id: str, heard: dict[str, dict[str, 
 
 @pytest.mark.parametrize("fixture_id", ROOM)
 def test_room_speech_is_understood_or_confirmed(
-    fixture_id: str, heard: dict[str, dict[str, object]], fixtures: dict[str, Fixture]
+    fixture_id: str, hear_run: dict[str, dict[str, object]], fixtures: dict[str, Fixture]
 ) -> None:
     fixture = fixtures[fixture_id]
-    row = heard[f"{fixture_id}-room"]
+    row = hear_run[f"{fixture_id}-room"]
     right = (row["kind"], row["suspect"]) == (fixture.kind, FULL_NAMES.get(fixture.suspect or "", None))
     right = right and row["exhibits"] == list(fixture.exhibits)
     # Never a costly action on a wrong guess without asking first.
