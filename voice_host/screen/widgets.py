@@ -32,8 +32,8 @@ _BIG_HOLLOW = ("┌───┐", "│   │", "└───┘")
 
 
 def big_marks(left: int) -> str:
-    """Four marks three rows tall: a solid block for each question left, a hollow box for each spent."""
-    boxes = [_BIG_FILLED] * left + [_BIG_HOLLOW] * (4 - left)
+    """A mark a question, three rows tall: a solid block for each question left, a hollow box for each spent."""
+    boxes = [_BIG_FILLED] * left + [_BIG_HOLLOW] * (QUESTIONS_PER_ROUND - left)
     return "\n".join(" ".join(box[row] for box in boxes) for row in range(3))
 
 
