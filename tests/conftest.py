@@ -32,7 +32,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     from tests.conftest_speech import SPEECH_FIXTURES  # (imported as the plugin above, so pytest rewrites its asserts)
 
     for item in items:
-        if SPEECH_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+        callspec = getattr(item, "callspec", None)
+        arguments = set(callspec.params) if callspec is not None else set()  # parametrize's own names are no fixture
+        if SPEECH_FIXTURES.intersection(set(getattr(item, "fixturenames", ())) - arguments):
             item.add_marker(pytest.mark.speech)
 
 
