@@ -193,6 +193,8 @@ def _sentence_units(pieces: list[list[str]], *, asked: bool) -> list[Unit]:
 # --- matching cues and choosing the topic ------------------------------------------------------------
 
 _DETERMINERS = frozenset("the her his your a my their its".split())
+_ANAPHORS = frozenset("it that this them those".split())  # words that point back at a lead-in sentence
+_Rank = tuple[int, int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -209,7 +211,7 @@ class _Hit:
     def gaps(self) -> int:
         return self.positions[-1] - self.positions[0] + 1 - len(self.positions)
 
-    def rank(self, order: int) -> tuple[int, int, int, int, int]:
+    def rank(self, order: int) -> _Rank:
         """Smaller is better: stronger, unbroken, earlier, longer, then later into the FILE."""
         recent = 1 if self.cue.entry.after is not None or self.cue.entry.kind is EntryKind.HELD else 0
         return (-self.strength, min(self.gaps, 1), order + self.start, -len(self.positions), -recent)
@@ -271,18 +273,38 @@ class TopicIndex:
                 context += [*setting, unit]
                 setting = []
         context += setting
-        for group in [*groups, context]:
-            best: tuple[tuple[int, int, int, int, int], FileEntry] | None = None
-            offset = 0
-            for unit in group:
-                for hit in self.hits(unit.words, in_file):
-                    ranked = (hit.rank(offset), hit.cue.entry)
-                    if best is None or ranked[0] < best[0]:
-                        best = ranked
-                offset += len(unit.words)
-            if best is not None:
-                return best[1]
-        return None
+        around = self._best(context, in_file)
+        for group in groups:
+            best = self._best(group, in_file)
+            if best is None:
+                continue
+            refers_back = any(word in _ANAPHORS for unit in group for word in unit.words)
+            if refers_back and around is not None and around[0][0] < best[0][0]:
+                return around[1]  # "The waits saw a candle. Did you see it?" asks about the candle
+            return best[1]
+        return around[1] if around is not None else None
+
+    def _best(self, group: Sequence[Unit], in_file: Callable[[FileEntry], bool]) -> tuple[_Rank, FileEntry] | None:
+        best: tuple[_Rank, FileEntry] | None = None
+        offset = 0
+        for unit in group:
+            moment = _moment_at(unit.words) if unit.role is Role.QUESTION else None
+            for hit in self.hits(unit.words, in_file):
+                if moment is not None and hit.start > moment and hit.strength == CueStrength.SPECIFIC:
+                    hit = _Hit(hit.cue, hit.positions, hit.strength + 1)  # the moment asked about names the topic
+                ranked = (hit.rank(offset), hit.cue.entry)
+                if best is None or ranked[0] < best[0]:
+                    best = ranked
+            offset += len(unit.words)
+        return best
+
+
+def _moment_at(words: Sequence[str]) -> int | None:
+    """Where a trailing "when you ..." clause starts: "what did you see [when you got down there]"."""
+    for at in range(2, len(words) - 1):
+        if words[at] in ("when", "once", "after") and words[at + 1] == "you":
+            return at
+    return None
 
 
 def _inside(hit: _Hit, other: _Hit) -> bool:

@@ -108,3 +108,15 @@ def test_units_cut_lead_ins_settings_and_second_questions() -> None:
     assert [unit.words for unit in units("Mr. Ormerod stood at 10.30 by the fire.")] == [
         ("mr", "ormerod", "stood", "at", "10", "30", "by", "the", "fire")
     ]
+
+
+def test_a_question_that_points_back_takes_the_lead_ins_topic() -> None:
+    question = "Marsden, the Cherry Tree ran from 10.20 to 10.28. Could you hear it?"
+    assert answer(question) == line("marsden", "the waits and the carols")
+    # without a word pointing back, the question's own cue decides
+    assert answer("Marsden, the Cherry Tree ran late. Did you hear anything?") == line("marsden", "what she heard")
+
+
+def test_a_trailing_when_you_clause_names_the_moment_asked_about() -> None:
+    assert answer("Keld, what did you see when you went down with Mr Ormerod?") == line("keld", "finding her")
+    assert answer("Keld, what did you see?") == line("keld", "what he heard")
