@@ -1,7 +1,16 @@
-"""The spoken fixtures: what a table would really say, what must come out, and the three conditions.
+"""The spoken fixtures: what a table would really say, what must come out, and the conditions.
 
-The clean renders are committed (FLAC, 16 kHz mono). "room" and "party" are derived from them by a
-seeded numpy function, so the same bytes come out on every machine without storing them.
+Two splits (`Split`): `tune` may shape rules, thresholds and cues; `test` is only ever measured.
+- tune: the first 155 fixtures (manifest.tsv, clean renders committed as FLAC in clean/, all tuned on)
+  and the corpus's tune lines in the tune voices;
+- test: the corpus's test lines (other phrasings, other texts) in voices tune never has.
+The corpus's lines are listed in corpus.tsv (with the SHA-256 of each clean render) and rendered by
+`python -m audio_fixtures.render` into rendered/ (not committed; the bench renders what is missing).
+
+Conditions are derived from the clean audio, seeded by the fixture id: "room" and "kitchen" by
+`acoustics.in_room` (pyroomacoustics rooms, other talkers, household noise); "party" is the earlier
+synthetic condition (a noise-tail reverberation plus three other voices at 10 dB), kept for the
+figures measured with it.
 """
 
 from __future__ import annotations
@@ -15,17 +24,21 @@ from pathlib import Path
 
 import numpy as np
 
+from audio_fixtures.corpus import Family, Split, family_of
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 
 FIXTURE_DIR = Path(__file__).resolve().parent
-MANIFEST = FIXTURE_DIR / "manifest.tsv"
+MANIFEST = FIXTURE_DIR / "manifest.tsv"  # the first fixtures (tune)
 CLEAN_DIR = FIXTURE_DIR / "clean"
+CORPUS_MANIFEST = FIXTURE_DIR / "corpus.tsv"  # the corpus's lines, both splits
+RENDER_DIR = FIXTURE_DIR / "rendered"
 
 
 class Condition(Enum):
     CLEAN = "clean"
-    ROOM = "room"  # reverberation plus steady noise at 20 dB SNR
-    PARTY = "party"  # reverberation plus other voices at 10 dB SNR
+    ROOM = "room"  # a pyroomacoustics room, RT60 0.2-0.8 s, the laptop 0.5-2.5 m away
+    KITCHEN = "kitchen"  # the room, other talkers at 5-15 dB SNR, household noise or music at 10-20 dB
+    PARTY = "party"  # the earlier synthetic condition: noise-tail reverberation plus other voices at 10 dB
 
 
 @dataclass(frozen=True)
@@ -39,12 +52,23 @@ class Fixture:
     kind: str  # engine MessageKind value
     suspect: str | None  # suspect key
     exhibits: tuple[int, ...]
-    command: str | None  # engine Command value
+    command: str | None  # engine Command value, or "repeat"
     tags: tuple[str, ...] = ()
+    split: Split = Split.TUNE
+    sha256: str = ""  # of the clean render's samples (corpus lines), to notice a render that differs
+
+    @property
+    def rendered(self) -> bool:
+        """A corpus line, rendered on demand (the first fixtures' audio is committed)."""
+        return bool(self.sha256) or self.id.startswith(("tune-", "test-"))
 
     @property
     def path(self) -> Path:
-        return CLEAN_DIR / f"{self.id}.flac"
+        return (RENDER_DIR if self.rendered else CLEAN_DIR) / f"{self.id}.flac"
+
+    @property
+    def family(self) -> Family:
+        return family_of(self.kind)
 
 
 _COLUMNS = ("id", "said", "spoken", "voice", "kind", "suspect", "exhibits", "command", "tags")
@@ -84,9 +108,43 @@ def load_manifest(path: Path = MANIFEST) -> list[Fixture]:
             exhibits=tuple(int(n) for n in row["exhibits"].split()),
             command=row["command"] or None,
             tags=tuple(row["tags"].split()),
+            split=Split(row.get("split") or Split.TUNE.value),
+            sha256=row.get("sha256") or "",
         )
         for row in rows
     ]
+
+
+_CORPUS_COLUMNS = (*_COLUMNS, "split", "sha256")
+
+
+def write_corpus_manifest(fixtures: list[Fixture], path: Path = CORPUS_MANIFEST) -> None:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
+        writer.writerow(_CORPUS_COLUMNS)
+        for f in fixtures:
+            writer.writerow(
+                [
+                    f.id,
+                    f.said,
+                    f.spoken,
+                    f.voice,
+                    f.kind,
+                    f.suspect or "",
+                    " ".join(str(n) for n in f.exhibits),
+                    f.command or "",
+                    " ".join(f.tags),
+                    f.split.value,
+                    f.sha256,
+                ]
+            )
+
+
+def load_fixtures(split: Split) -> list[Fixture]:
+    """Every fixture of one split: for tune the first fixtures, then the corpus's tune lines."""
+    first = load_manifest() if split is Split.TUNE else []
+    corpus = [f for f in load_manifest(CORPUS_MANIFEST) if f.split is split] if CORPUS_MANIFEST.exists() else []
+    return first + corpus
 
 
 def read_audio(path: Path) -> Audio:
@@ -142,23 +200,15 @@ def _mix_at_snr(speech: Audio, noise: Audio, snr_db: float) -> Audio:
     return (mixed / peak * 0.9 if peak > 0.99 else mixed).astype(np.float32)
 
 
-def _steady_noise(rng: np.random.Generator, length: int) -> Audio:
-    """Brown-ish room hum plus hiss: white noise through a gentle low-pass."""
-    white = rng.standard_normal(length + 64)
-    kernel = np.exp(-np.arange(64) / 12.0)
-    coloured = np.convolve(white, kernel / kernel.sum(), mode="same")[:length]
-    return (coloured + 0.1 * white[:length]).astype(np.float32)
-
-
 def degrade(audio: Audio, condition: Condition, key: str, babble_sources: list[Audio] | None = None) -> Audio:
-    """The utterance in a condition; deterministic in (key, condition) and the babble sources."""
+    """The utterance in the earlier synthetic party; deterministic in (key, condition) and the babble."""
     if condition is Condition.CLEAN:
         return audio
+    if condition is not Condition.PARTY:
+        raise ValueError(f"{condition.value} is made by acoustics.in_room")
     rng = np.random.default_rng(_seed(key, condition.value))
-    rt60 = 0.3 if condition is Condition.ROOM else 0.45
+    rt60 = 0.45
     wet = _convolve(audio, _room_impulse(rng, rt60))
-    if condition is Condition.ROOM:
-        return _mix_at_snr(wet, _steady_noise(rng, len(wet)), 20.0)
     if not babble_sources:
         raise ValueError("party needs other voices to mix in")
     babble = np.zeros(len(wet), dtype=np.float32)
@@ -174,22 +224,36 @@ def degrade(audio: Audio, condition: Condition, key: str, babble_sources: list[A
 
 
 class FixtureAudio:
-    """Clean fixtures and their derived conditions, cached in memory (and optionally on disk)."""
+    """Clean fixtures and their derived conditions, cached in memory (and optionally on disk).
+
+    `fixtures` is the whole split: other talkers in the kitchen and the party are chosen from it by
+    position, so what one fixture sounds like never depends on which others a run picks.
+    A corpus line's clean audio is rendered when its file is missing (`audio_fixtures.render`).
+    """
 
     def __init__(self, fixtures: list[Fixture], cache_dir: Path | None = None) -> None:
+        from audio_fixtures.acoustics import RoomImpulses
+
         self.fixtures = fixtures
         self._by_id = {f.id: f for f in fixtures}
         self._clean: dict[str, Audio] = {}
         self._cache_dir = cache_dir
+        self._impulses = RoomImpulses(cache_dir)
+        self._renderer: object | None = None
+        self.placements: dict[tuple[str, Condition], object] = {}  # acoustics.Placement of each room/kitchen render
 
     def clean(self, fixture_id: str) -> Audio:
         if fixture_id not in self._clean:
-            self._clean[fixture_id] = read_audio(self._by_id[fixture_id].path)
+            fixture = self._by_id[fixture_id]
+            if fixture.rendered and not fixture.path.exists():
+                from audio_fixtures.render import render_fixture
+
+                self._renderer = render_fixture(fixture, self._renderer)
+            self._clean[fixture_id] = read_audio(fixture.path)
         return self._clean[fixture_id]
 
-    def _babble_for(self, fixture_id: str) -> list[Audio]:
-        # Other voices: the utterances listed just before this one (different words, often other
-        # voices), chosen by position so the choice never depends on what else is in the run.
+    def _others_for(self, fixture_id: str) -> list[Audio]:
+        # Other voices: utterances at fixed steps along the split (different words, often other voices).
         ids = [f.id for f in self.fixtures]
         index = ids.index(fixture_id)
         others = [ids[(index + step) % len(ids)] for step in (3, 7, 11, 17, 23)]
@@ -198,13 +262,18 @@ class FixtureAudio:
     def audio(self, fixture_id: str, condition: Condition) -> Audio:
         if condition is Condition.CLEAN:
             return self.clean(fixture_id)
-        if self._cache_dir is not None:
-            cached = self._cache_dir / condition.value / f"{fixture_id}.npy"
-            if cached.exists():
-                return np.asarray(np.load(cached), dtype=np.float32)
-        babble = self._babble_for(fixture_id) if condition is Condition.PARTY else None
-        out = degrade(self.clean(fixture_id), condition, fixture_id, babble)
-        if self._cache_dir is not None:
+        cached = self._cache_dir / condition.value / f"{fixture_id}.npy" if self._cache_dir is not None else None
+        if cached is not None and cached.exists():
+            return np.asarray(np.load(cached), dtype=np.float32)
+        if condition is Condition.PARTY:
+            out = degrade(self.clean(fixture_id), condition, fixture_id, self._others_for(fixture_id))
+        else:
+            from audio_fixtures.acoustics import in_room
+
+            others = self._others_for(fixture_id) if condition is Condition.KITCHEN else None
+            out, placement = in_room(self.clean(fixture_id), fixture_id, self._impulses, others)
+            self.placements[(fixture_id, condition)] = placement
+        if cached is not None:
             cached.parent.mkdir(parents=True, exist_ok=True)
             np.save(cached, out)
         return out

@@ -9,16 +9,14 @@ from __future__ import annotations
 
 import argparse
 import random
-import subprocess
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import av
 import numpy as np
 
 from audio_fixtures.fixtures import CLEAN_DIR, MANIFEST, Fixture, load_manifest, write_manifest
-from voice_host.ears.sound import SAMPLE_RATE, Audio
+from audio_fixtures.voices import VOICES as VOICES_ALL
+from audio_fixtures.voices import Renderer, pad, write_flac
 from voice_host.loop.casefiles import load_bundled_case
 
 SEED = 20261224
@@ -318,98 +316,9 @@ def lines() -> list[Line]:
     return out
 
 
-# Several voices and speeds: piper joe-medium with varied settings, and espeak-ng voices.
-@dataclass(frozen=True)
-class Voice:
-    name: str
-    engine: str  # "piper" or "espeak"
-    length_scale: float = 1.0
-    noise_scale: float = 0.667
-    noise_w: float = 0.8
-    espeak_voice: str = ""
-    speed: int = 165
-    pitch: int = 50
-
-
-VOICES = (
-    Voice("piper-a", "piper", 1.0, 0.667, 0.8),
-    Voice("piper-fast", "piper", 0.85, 0.5, 0.6),
-    Voice("piper-slow", "piper", 1.2, 0.8, 1.0),
-    Voice("piper-b", "piper", 1.05, 0.9, 0.9),
-    Voice("piper-c", "piper", 0.95, 0.4, 0.5),
-    Voice("espeak-gb", "espeak", espeak_voice="en-gb+m3", speed=160, pitch=45),
-    Voice("espeak-us", "espeak", espeak_voice="en-us+f2", speed=170, pitch=60),
-    Voice("espeak-rp", "espeak", espeak_voice="en-gb-x-rp+m1", speed=150, pitch=40),
-)
-
-
-def _resample(audio: Audio, rate: int) -> Audio:
-    """To 16 kHz mono float32 with PyAV's resampler (libswresample)."""
-    pcm = (np.clip(audio, -1, 1) * 32767).astype(np.int16)
-    frame = av.AudioFrame.from_ndarray(pcm.reshape(1, -1), format="s16", layout="mono")
-    frame.sample_rate = rate
-    resampler = av.AudioResampler(format="s16", layout="mono", rate=SAMPLE_RATE)
-    chunks = [f.to_ndarray() for f in resampler.resample(frame)]
-    chunks += [f.to_ndarray() for f in resampler.resample(None)]
-    return (np.concatenate(chunks, axis=1).reshape(-1).astype(np.float32) / 32768.0).astype(np.float32)
-
-
-def _write_flac(path: Path, audio: Audio) -> None:
-    pcm = (np.clip(audio, -1, 1) * 32767).astype(np.int16)
-    with av.open(str(path), "w", format="flac") as container:
-        stream = container.add_stream("flac", rate=SAMPLE_RATE, layout="mono")
-        frame = av.AudioFrame.from_ndarray(pcm.reshape(1, -1), format="s16", layout="mono")
-        frame.sample_rate = SAMPLE_RATE
-        for packet in stream.encode(frame):
-            container.mux(packet)
-        for packet in stream.encode(None):
-            container.mux(packet)
-
-
-def _pad(audio: Audio, seconds: tuple[float, float]) -> Audio:
-    """Silence either side, as a VAD would cut it (0.25-0.5 s), so every file starts and ends quiet."""
-    before = np.zeros(int(SAMPLE_RATE * seconds[0]), dtype=np.float32)
-    after = np.zeros(int(SAMPLE_RATE * seconds[1]), dtype=np.float32)
-    return np.concatenate([before, audio, after]).astype(np.float32)
-
-
-class Renderer:
-    def __init__(self) -> None:
-        from piper import PiperVoice
-
-        from models import piper_voice_files
-
-        files = piper_voice_files()
-        self._piper = PiperVoice.load(str(files.model), config_path=str(files.config))
-
-    def render(self, text: str, voice: Voice) -> Audio:
-        if voice.engine == "piper":
-            from piper import SynthesisConfig
-
-            config = SynthesisConfig(length_scale=voice.length_scale, noise_scale=voice.noise_scale, noise_w_scale=voice.noise_w)
-            chunks = list(self._piper.synthesize(text, syn_config=config))
-            audio = np.concatenate([c.audio_float_array for c in chunks]).astype(np.float32)
-            return _resample(audio, chunks[0].sample_rate)
-        with tempfile.TemporaryDirectory() as tmp:
-            out = Path(tmp) / "out.wav"
-            subprocess.run(
-                [
-                    "espeak-ng",
-                    "-v",
-                    voice.espeak_voice,
-                    "-s",
-                    str(voice.speed),
-                    "-p",
-                    str(voice.pitch),
-                    "-w",
-                    str(out),
-                    text,
-                ],
-                check=True,
-            )
-            from faster_whisper.audio import decode_audio
-
-            return np.asarray(decode_audio(str(out), sampling_rate=SAMPLE_RATE), dtype=np.float32)
+# The eight voices these fixtures were rendered with (the first eight of voices.VOICES, in this order:
+# the seeded voice choice below depends on it).
+VOICES = VOICES_ALL[:8]
 
 
 def build(out_dir: Path = CLEAN_DIR, manifest: Path = MANIFEST, force: bool = False) -> list[Fixture]:
@@ -445,9 +354,9 @@ def build(out_dir: Path = CLEAN_DIR, manifest: Path = MANIFEST, force: bool = Fa
         target = out_dir / f"{fixture.id}.flac"
         if before and (before.spoken, before.voice) == (fixture.spoken, fixture.voice) and target.exists():
             continue
-        audio = _pad(renderer.render(fixture.spoken, voice), pads)
+        audio = pad(renderer.render(fixture.spoken, voice), pads)
         peak = float(np.max(np.abs(audio))) or 1.0
-        _write_flac(target, (audio / peak * 0.7).astype(np.float32))
+        write_flac(target, (audio / peak * 0.7).astype(np.float32))
     write_manifest(fixtures, manifest)
     return fixtures
 

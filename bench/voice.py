@@ -1,106 +1,51 @@
-"""Voice understanding benchmark: `python bench/voice.py [--conditions clean,room,party] [--limit N]`.
+"""Voice understanding benchmark: `python bench/voice.py [--splits test,tune] [--conditions clean,room,kitchen]`.
 
-For every spoken fixture in every condition it runs the Host's pipeline (VAD, biased recognition with
-the slot, focus, near-voice and check passes, normalising, the NAMES matcher, the engine's classifier,
-the confirmation rule)
-and, in the same run, a plain baseline (faster-whisper unbiased, the transcript straight to the
-classifier: exact NAMES matching, no repair, never a confirmation). It prints per condition:
+Every fixture of each split (audio_fixtures/fixtures.py: `tune` was tuned on, `test` never is) runs
+in each condition through the Host's pipeline (`HearPipeline`, exactly what `third-carol hear` runs)
+and, in the same run, a stock-Whisper baseline (faster-whisper base b5 on Whisper's 30 s window, no
+biasing, its transcript straight into the engine's classifier: exact NAMES, no repair, never a
+confirmation). One line per utterance goes to `--out` (JSON lines) as it is measured, so a long run
+can be watched, stopped and resumed (`--resume`); `--report FILE` prints the tables from such a file.
 
-- intent: kind, suspect, exhibits and command all as the manifest says;
-- harmful: a costly action taken (not confirmed) that was not what was meant;
-- confirm: how often the Host asks before spending;
-- WER: word error rate of the text that reaches the classifier, against what was said;
-- names: suspect right, of the fixtures that name one; invented: a suspect in the text nobody said;
-- recognition time p50/p90, and end of speech -> first audio p50/p90 (see `first_audio_seconds`);
-- peak memory, and cold start to first spoken word (a fresh process).
+Figures, per split and condition, for the Host and the baseline, then by voice family and by kind:
+- intent: kind, suspect, exhibits and command all as labelled ("repeat": the session's repeat rule);
+- harmful: a costly action (question, confrontation, lock, a yes that ends a round or the night)
+  taken without confirmation that was not what was meant;
+- confirm: the Host asked first ("I heard: …. Say yes or no.");
+- first audio p50/p90: end of speech to the Host's first sound (`first_audio_seconds`), for every
+  utterance whose answer says something aloud.
+`--text` scores the said words without audio (what understanding makes of a perfect transcript).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import re
+import random
 import resource
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_manifest  # noqa: E402
+from audio_fixtures.corpus import Family, Split  # noqa: E402
+from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_fixtures  # noqa: E402
+from audio_fixtures.voices import VOICE_BY_NAME  # noqa: E402
 from engine.messages import Message  # noqa: E402
-from voice_host.understanding.normalise import normalise  # noqa: E402
-from voice_host.understanding.understand import Heard  # noqa: E402
+from voice_host.ears.sound import Audio  # noqa: E402
 
 SEGMENTER_EARLY = 0.2  # voice_host.ears.vad.SegmenterSettings: transcription starts after this much silence
 SEGMENTER_HANGOVER = 0.6  # ... and the utterance ends after this much
+SAMPLE_SEED = 20261227
 
-
-@dataclass
-class Tally:
-    total: int = 0
-    intent: int = 0
-    harmful: int = 0
-    confirmed: int = 0
-    word_errors: int = 0
-    words: int = 0
-    named: int = 0
-    names_right: int = 0
-    invented: int = 0
-    extra_passes: int = 0  # slot, focus, near-voice and check passes, over all utterances
-    recognition: list[float] = field(default_factory=list)
-    first_audio: list[float] = field(default_factory=list)
-    misses: list[str] = field(default_factory=list)
-
-    def row(self, label: str) -> str:
-        def pct(n: int, d: int) -> str:
-            return f"{100 * n / d:5.1f}%" if d else "   - "
-
-        def q(values: list[float], p: float) -> str:
-            if not values:
-                return "  -  "
-            ordered = sorted(values)
-            return f"{ordered[min(len(ordered) - 1, int(p * len(ordered)))]:.2f}"
-
-        return (
-            f"{label:<22} n={self.total:<4} intent {pct(self.intent, self.total)}  harmful {pct(self.harmful, self.total)}"
-            f"  confirm {pct(self.confirmed, self.total)}  WER {pct(self.word_errors, self.words)}"
-            f"  names {pct(self.names_right, self.named)}  invented {self.invented:<3}"
-            f"  recog p50 {q(self.recognition, 0.5)} p90 {q(self.recognition, 0.9)}"
-            f"  first-audio p50 {q(self.first_audio, 0.5)} p90 {q(self.first_audio, 0.9)}"
-            f"  extra passes {self.extra_passes}"
-        )
-
-
-def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9']+", normalise(text).lower().replace(".", " "))
-
-
-def word_errors(reference: str, hypothesis: str) -> tuple[int, int]:
-    """Levenshtein distance over words (after the same normalising), and the reference length."""
-    ref, hyp = _words(reference), _words(hypothesis)
-    previous = list(range(len(hyp) + 1))
-    for i, r in enumerate(ref, 1):
-        current = [i] + [0] * len(hyp)
-        for j, h in enumerate(hyp, 1):
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (r != h))
-        previous = current
-    return previous[-1], len(ref)
-
-
-def intent_of(message: Message | None) -> tuple[str, str | None, tuple[int, ...], str | None]:
-    if message is None:
-        return ("other", None, (), None)
-    return (message.kind.value, message.suspect, tuple(message.exhibits), message.command.value if message.command else None)
-
-
-def expected_intent(fixture: Fixture) -> tuple[str, str | None, tuple[int, ...], str | None]:
-    return (fixture.kind, fixture.suspect, fixture.exhibits, fixture.command)
+Intent = tuple[str, str | None, tuple[int, ...], str | None]
+REPEAT: Intent = ("command", None, (), "repeat")
 
 
 def first_audio_seconds(understand_seconds: float, reply_seconds: float) -> float:
@@ -113,138 +58,247 @@ def first_audio_seconds(understand_seconds: float, reply_seconds: float) -> floa
     return max(SEGMENTER_HANGOVER, SEGMENTER_EARLY + understand_seconds) + reply_seconds
 
 
+def intent_of(message: Message | None, text: str) -> Intent:
+    """What the Host does with the text: the session's repeat rule first, then the engine's message."""
+    from voice_host.loop.session import is_repeat_request
+
+    if text and is_repeat_request(text):
+        return REPEAT
+    if message is None:
+        return ("other", None, (), None)
+    return (message.kind.value, message.suspect, tuple(message.exhibits), message.command.value if message.command else None)
+
+
+def expected_intent(fixture: Fixture) -> Intent:
+    return (fixture.kind, fixture.suspect, fixture.exhibits, fixture.command)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One pipeline on one utterance."""
+
+    intent: list[object]
+    right: bool
+    harmful: bool
+    confirm: bool
+    first_audio: float | None  # None: the answer says nothing aloud
+    seconds: float  # understanding (all recognition passes, repair, classification)
+    transcript: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Record:
+    split: str
+    condition: str
+    id: str
+    voice: str
+    voice_family: str
+    family: str
+    paraphrase: bool
+    said: str
+    expected: list[object]
+    host: Outcome
+    baseline: Outcome | None
+
+    @staticmethod
+    def from_json(row: dict[str, object]) -> Record:
+        host = Outcome(**row["host"])  # type: ignore[arg-type]
+        base = Outcome(**row["baseline"]) if row.get("baseline") else None  # type: ignore[arg-type]
+        return Record(**{**row, "host": host, "baseline": base})  # type: ignore[arg-type]
+
+
+def voice_family(fixture: Fixture) -> str:
+    voice = VOICE_BY_NAME.get(fixture.voice)
+    return voice.family.value if voice is not None else "other"
+
+
 class Bench:
-    def __init__(self, fixtures: list[Fixture], cache: Path | None, biasing: str) -> None:
-        from engine.game import Game
+    def __init__(self, with_baseline: bool = True) -> None:
         from voice_host.cli.hear import HearPipeline, fresh_game
         from voice_host.ears.asr import RecognitionOptions, Recognizer
         from voice_host.loop.casefiles import load_bundled_case
         from voice_host.mouth.tts import Synthesizer
-        from voice_host.understanding.names import NamesMatcher
-        from voice_host.understanding.understand import Biasing
 
         self.case = load_bundled_case()
-        self.fixtures = fixtures
-        self.audio = FixtureAudio(fixtures, cache)
-        self.pipeline = HearPipeline(self.case, Biasing(biasing))
+        self.pipeline = HearPipeline(self.case)
         # The baseline is stock faster-whisper: Whisper's whole 30 s window (the model is shared).
-        self.plain: Recognizer = Recognizer(RecognitionOptions(window_padding_seconds=None))
-        self.matcher = NamesMatcher(self.case.suspects)
+        self.plain: Recognizer | None = Recognizer(RecognitionOptions(window_padding_seconds=None)) if with_baseline else None
         self.synth = Synthesizer()
         self.synth.preload()
         self._fresh_game = fresh_game
-        self._game_type = Game
 
     def _reply_seconds(self, text: str) -> float | None:
-        """Engine reply plus piper's first sentence, on a fresh game (what the table waits for).
-
-        None when the reply says nothing aloud (a LEDGER-only reply): there is no first audio to time.
-        """
+        """Engine reply plus piper's first sentence on a fresh game; None when nothing is said aloud."""
         game = self._fresh_game(self.case)
         started = time.perf_counter()
         reply = game.handle(text)
-        stream = self.synth.stream(reply)
-        spoken = next(stream, None)
+        spoken = next(self.synth.stream(reply), None)
         return time.perf_counter() - started if spoken is not None else None
 
-    def _answer_seconds(self, heard: Heard) -> float | None:
-        """How long the Host takes to start speaking its answer to what it heard (None: it stays silent)."""
-        if heard.needs_confirmation:
-            return self._line_seconds("I heard: " + heard.text)
-        return self._reply_seconds(heard.text) if heard.usable else None
-
     def _line_seconds(self, line: str) -> float:
-        """A host line's first sentence from piper (a confirmation needs no engine call)."""
+        """A host line's first sentence from piper (a confirmation or a repeat needs no engine call)."""
         from voice_host.mouth.tts import HOST, SpeechLine, split_sentences
 
         started = time.perf_counter()
         self.synth.synthesize(SpeechLine(HOST, split_sentences(line)[0], 0))
         return time.perf_counter() - started
 
-    def _said_names(self, fixture: Fixture) -> set[str]:
-        return set(self.matcher.suspects_named(fixture.said))
+    def _outcome(
+        self, fixture: Fixture, message: Message | None, text: str, confirm: bool, seconds: float, transcript: str
+    ) -> Outcome:
+        got = intent_of(message, text)
+        right = got == expected_intent(fixture)
+        costly = message is not None and message.costly and got != REPEAT
+        reply: float | None
+        if confirm:
+            reply = self._line_seconds("I heard: " + text)
+        elif got == REPEAT:
+            reply = self._line_seconds("Say that again.")  # the last reply again: one piper sentence
+        else:
+            reply = self._reply_seconds(text) if text and message is not None else None
+        return Outcome(
+            intent=list(got),
+            right=right,
+            harmful=costly and not confirm and not right,
+            confirm=confirm,
+            first_audio=first_audio_seconds(seconds, reply) if reply is not None else None,
+            seconds=seconds,
+            transcript=transcript,
+            text=text,
+        )
 
-    def run(self, condition: Condition, ours: Tally, single: Tally, base: Tally, verbose: bool) -> None:
-        for fixture in self.fixtures:
-            audio = self.audio.audio(fixture.id, condition)
-            expected = expected_intent(fixture)
-            said_names = self._said_names(fixture)
+    def host(self, fixture: Fixture, audio: Audio) -> Outcome:
+        result = self.pipeline.hear_audio(audio)
+        heard = result.heard
+        return self._outcome(fixture, heard.message, heard.text, heard.needs_confirmation, result.seconds, heard.transcript)
 
-            # The Host's pipeline.
-            result = self.pipeline.hear_audio(audio)
-            heard = result.heard
-            got = intent_of(heard.message)
-            self._score(ours, fixture, got, expected, heard.message, heard.needs_confirmation, heard.text, said_names)
-            recognised = result.recognised
-            ours.recognition.append(recognised.recognition_seconds)
-            ours.extra_passes += recognised.passes - 1
-            reply_seconds = self._answer_seconds(heard)
-            if reply_seconds is not None:
-                ours.first_audio.append(first_audio_seconds(result.seconds, reply_seconds))
-            # The same run scored as if the check pass never ran (one biased pass only).
-            first = recognised.first or heard
-            first_seconds = recognised.first_seconds if recognised.first else result.seconds
-            first_got = intent_of(first.message)
-            self._score(single, fixture, first_got, expected, first.message, first.needs_confirmation, first.text, said_names)
-            check_seconds = recognised.unbiased.seconds if recognised.unbiased else 0.0
-            single.recognition.append(recognised.recognition_seconds - check_seconds)
-            single.extra_passes += recognised.passes - 1 - (recognised.unbiased is not None)
-            single_reply = self._answer_seconds(first)
-            if single_reply is not None:
-                single.first_audio.append(first_audio_seconds(first_seconds, single_reply))
-            if got != expected:
-                ours.misses.append(
-                    f"{condition.value} {fixture.id} {fixture.said!r} -> {heard.transcript!r} -> {heard.text!r} {got}"
-                )
-            if verbose:
-                print(f"  {fixture.id} {got == expected} confirm={heard.needs_confirmation} {heard.text!r}", flush=True)
+    def baseline(self, fixture: Fixture, audio: Audio) -> Outcome | None:
+        import numpy as np
 
-            # The plain baseline: unbiased whisper, transcript straight to the classifier.
-            pieces = self.pipeline.utterances(audio)
-            import numpy as np
+        if self.plain is None:
+            return None
+        pieces = self.pipeline.utterances(audio)
+        speech = np.concatenate(pieces) if pieces else audio
+        started = time.perf_counter()
+        transcript = self.plain.transcribe(speech, initial_prompt="", hotwords=None)
+        game = self._fresh_game(self.case)
+        message = game.preview(transcript.text) if transcript.text else None
+        seconds = time.perf_counter() - started
+        return self._outcome(fixture, message, transcript.text, False, seconds, transcript.text)
 
-            speech = np.concatenate(pieces) if pieces else audio
-            started = time.perf_counter()
-            transcript = self.plain.transcribe(speech, initial_prompt="", hotwords=None)
-            game = self._fresh_game(self.case)
-            message = game.preview(transcript.text) if transcript.text else None
-            seconds = time.perf_counter() - started
-            got = intent_of(message)
-            self._score(base, fixture, got, expected, message, False, transcript.text, said_names)
-            base.recognition.append(transcript.seconds)
-            base_reply = self._reply_seconds(transcript.text) if transcript.text else None
-            if base_reply is not None:
-                base.first_audio.append(first_audio_seconds(seconds, base_reply))
+    def text_only(self, fixture: Fixture) -> Outcome:
+        """The said words as a perfect transcript, through understanding (no audio, no timing)."""
+        game = self._fresh_game(self.case)
+        started = time.perf_counter()
+        heard = self.pipeline.understander.understand(fixture.said, game)
+        got = intent_of(heard.message, heard.text)
+        right = got == expected_intent(fixture)
+        costly = heard.message is not None and heard.message.costly and got != REPEAT
+        seconds = time.perf_counter() - started
+        harmful = costly and not heard.needs_confirmation and not right
+        return Outcome(list(got), right, harmful, heard.needs_confirmation, None, seconds, fixture.said, heard.text)
 
-    def _score(
-        self,
-        tally: Tally,
-        fixture: Fixture,
-        got: tuple[str, str | None, tuple[int, ...], str | None],
-        expected: tuple[str, str | None, tuple[int, ...], str | None],
-        message: Message | None,
-        confirmed: bool,
-        text: str,
-        said_names: set[str],
-    ) -> None:
-        tally.total += 1
-        tally.intent += got == expected
-        tally.confirmed += confirmed
-        if message is not None and message.costly and not confirmed and got != expected:
-            tally.harmful += 1
-        errors, words = word_errors(fixture.said, text)
-        tally.word_errors += errors
-        tally.words += words
-        if fixture.suspect:
-            tally.named += 1
-            tally.names_right += got[1] == fixture.suspect
-        heard_names = set(self.matcher.suspects_named(text))
-        tally.invented += bool(heard_names - said_names)
+
+def record(split: Split, condition: str, fixture: Fixture, host: Outcome, base: Outcome | None) -> Record:
+    return Record(
+        split=split.value,
+        condition=condition,
+        id=fixture.id,
+        voice=fixture.voice,
+        voice_family=voice_family(fixture),
+        family=fixture.family.value,
+        paraphrase="paraphrase" in fixture.tags,
+        said=fixture.said,
+        expected=list(expected_intent(fixture)),
+        host=host,
+        baseline=base,
+    )
+
+
+def sample(fixtures: list[Fixture], count: int, split: Split) -> list[Fixture]:
+    """A seeded subset, the same on every run (all of them when count is 0 or larger)."""
+    if not count or count >= len(fixtures):
+        return fixtures
+    picked = set(random.Random(f"{SAMPLE_SEED}|{split.value}").sample(range(len(fixtures)), count))
+    return [f for i, f in enumerate(fixtures) if i in picked]
+
+
+# -- the report ---------------------------------------------------------------------------------------
+def _pct(n: int, d: int) -> str:
+    return f"{100 * n / d:.1f}%" if d else "-"
+
+
+def _quantile(values: list[float], p: float) -> str:
+    if not values:
+        return "-"
+    ordered = sorted(values)
+    return f"{ordered[min(len(ordered) - 1, int(p * len(ordered)))]:.2f}"
+
+
+def _cells(outcomes: list[Outcome]) -> list[str]:
+    n = len(outcomes)
+    audio = [o.first_audio for o in outcomes if o.first_audio is not None]
+    return [
+        str(n),
+        _pct(sum(o.right for o in outcomes), n),
+        _pct(sum(o.harmful for o in outcomes), n),
+        _pct(sum(o.confirm for o in outcomes), n),
+        f"{_quantile(audio, 0.5)} / {_quantile(audio, 0.9)}",
+    ]
+
+
+def _table(header: list[str], rows: Iterable[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows]
+    return lines
+
+
+def report(records: list[Record]) -> str:
+    """Markdown tables: overall, by voice family, by kind; test first, tune beside it."""
+    out: list[str] = []
+    splits = [s for s in ("test", "tune") if any(r.split == s for r in records)]
+    conditions = [c for c in ("text", *(c.value for c in Condition)) if any(r.condition == c for r in records)]
+    metrics = ["n", "intent", "harmful", "confirm", "first audio p50 / p90 s"]
+
+    def group(key: Callable[[Record], str], values: Sequence[str], title: str) -> None:
+        rows: list[list[str]] = []
+        for split in splits:
+            for condition in conditions:
+                for value in values:
+                    chosen = [r for r in records if r.split == split and r.condition == condition and key(r) == value]
+                    if not chosen:
+                        continue
+                    host = _cells([r.host for r in chosen])
+                    base = [r.baseline for r in chosen if r.baseline is not None]
+                    base_cells = _cells(base) if base else ["-"] * len(metrics)
+                    rows.append([split, condition, value, *host[:4], host[4], base_cells[1], base_cells[2], base_cells[4]])
+        header = [
+            "split", "condition", title, "n", "intent", "harmful", "confirm", "first audio p50 / p90 s",
+            "baseline intent", "baseline harmful", "baseline first audio p50 / p90 s",
+        ]  # fmt: skip
+        out.extend(_table(header, rows))
+        out.append("")
+
+    group(lambda r: "all", ["all"], "utterances")
+    families = sorted({r.voice_family for r in records})
+    group(lambda r: r.voice_family, families, "voice family")
+    kinds = [f.value for f in Family if any(r.family == f.value for r in records)]
+    group(lambda r: r.family, kinds, "kind")
+    group(lambda r: "other words" if r.paraphrase else "the card's words", ["the card's words", "other words"], "wording")
+    return "\n".join(out)
+
+
+def load_records(path: Path) -> list[Record]:
+    if not path.exists():
+        return []
+    return [Record.from_json(json.loads(line)) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
 def cold_start() -> float:
     """Process start to the first spoken word's audio: case, VAD, whisper, piper, the opening."""
     started = time.perf_counter()
+    from engine.game import Game
     from voice_host.cli.hear import HearPipeline
     from voice_host.loop.casefiles import load_bundled_case
     from voice_host.mouth.tts import Synthesizer
@@ -252,8 +306,6 @@ def cold_start() -> float:
     case = load_bundled_case()
     HearPipeline(case)
     synth = Synthesizer()
-    from engine.game import Game
-
     opening = Game(case).start()
     next(synth.stream(opening), None)
     return time.perf_counter() - started
@@ -261,58 +313,70 @@ def cold_start() -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument(
-        "--conditions", default="clean,room,party", help="comma-separated conditions to run (default: clean,room,party)"
-    )
-    parser.add_argument("--limit", type=int, default=0, help="only the first N fixtures")
-    parser.add_argument("--cache", type=Path, default=None, help="keep the derived room/party audio here")
-    parser.add_argument("--verbose", action="store_true", help="print every fixture's result as it goes")
-    parser.add_argument(
-        "--biasing",
-        default="prompt_checked",
-        choices=["none", "prompt", "prompt_checked"],
-        help="the Host's recognition: no biasing, the case vocabulary as prompt, or prompt plus the unbiased check "
-        "(default: prompt_checked)",
-    )
-    parser.add_argument("--misses", type=Path, default=None, help="write every miss of the Host's pipeline here")
+    parser.add_argument("--splits", default="test,tune", help="comma-separated splits (default: test,tune)")
+    parser.add_argument("--conditions", default="clean,room,kitchen", help="comma-separated (clean, room, kitchen, party)")
+    parser.add_argument("--sample", type=int, default=0, help="a seeded subset of N fixtures per split (0: all)")
+    parser.add_argument("--cache", type=Path, default=None, help="keep room impulses and derived audio here")
+    parser.add_argument("--out", type=Path, default=Path("voice-bench.jsonl"), help="one JSON line per utterance")
+    parser.add_argument("--resume", action="store_true", help="keep --out's lines and measure only the rest")
+    parser.add_argument("--no-baseline", action="store_true", help="only the Host's pipeline")
+    parser.add_argument("--text", action="store_true", help="the said words, no audio: understanding alone")
+    parser.add_argument("--report", type=Path, default=None, help="print the tables from a results file and stop")
+    parser.add_argument("--verbose", action="store_true", help="print every utterance as it goes")
     parser.add_argument("--cold-start", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.cold_start:
         print(json.dumps({"cold_start": cold_start()}))
         return 0
+    if args.report:
+        print(report(load_records(args.report)))
+        return 0
 
-    fixtures = load_manifest()
-    if args.limit:
-        fixtures = fixtures[: args.limit]
     started = time.perf_counter()
-    bench = Bench(fixtures, args.cache, args.biasing)
-    misses: list[str] = []
+    splits = [Split(name) for name in args.splits.split(",")]
+    conditions = ["text"] if args.text else [Condition(name).value for name in args.conditions.split(",")]
+    done = {(r.split, r.condition, r.id) for r in load_records(args.out)} if args.resume else set()
+    if not args.resume:
+        args.out.write_text("", encoding="utf-8")
+    bench = Bench(with_baseline=not args.no_baseline and not args.text)
     print(
-        f"{len(fixtures)} fixtures; host = base b5 int8 (8 s window), biasing {args.biasing}, slot, focus and near-voice"
-        " passes, repair, NAMES matcher, confirmation;"
-        " baseline = stock base b5 (30 s window) unbiased, exact NAMES, never confirms"
+        "host = HearPipeline (base b5 int8, its passes, repair, NAMES matcher, confirmation);"
+        " baseline = stock base b5 (30 s window) unbiased, exact NAMES, never confirms",
+        flush=True,
     )
-    for name in args.conditions.split(","):
-        condition = Condition(name)
-        ours, single, base = Tally(), Tally(), Tally()
-        bench.run(condition, ours, single, base, args.verbose)
-        print(f"[{condition.value}]")
-        print(ours.row(f"  host {args.biasing}"))
-        if args.biasing == "prompt_checked":
-            print(single.row("  host prompt"))
-        print(base.row("  baseline"))
-        misses.extend(ours.misses)
-        sys.stdout.flush()
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    cold = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--cold-start"], capture_output=True, text=True, check=False
-    )
-    cold_seconds = json.loads(cold.stdout.strip().splitlines()[-1])["cold_start"] if cold.returncode == 0 else float("nan")
-    print(f"peak memory {peak_mb:.0f} MB (whole run: whisper, VAD, piper, engine)")
-    print(f"cold start to first spoken word {cold_seconds:.2f} s")
+    with args.out.open("a", encoding="utf-8") as out:
+        for split in splits:
+            everything = load_fixtures(split)
+            chosen = sample(everything, args.sample, split)
+            audio = FixtureAudio(everything, args.cache)
+            for condition in conditions:
+                for fixture in chosen:
+                    if (split.value, condition, fixture.id) in done:
+                        continue
+                    if condition == "text":
+                        host, base = bench.text_only(fixture), None
+                    else:
+                        sound = audio.audio(fixture.id, Condition(condition))
+                        host, base = bench.host(fixture, sound), bench.baseline(fixture, sound)
+                    row = record(split, condition, fixture, host, base)
+                    out.write(json.dumps(asdict(row)) + "\n")
+                    out.flush()
+                    if args.verbose:
+                        said = f"{fixture.said!r} -> {host.text!r}"
+                        print(f"  {split.value} {condition} {fixture.id} {host.right} {said}", flush=True)
+                elapsed = time.perf_counter() - started
+                print(f"{split.value} {condition}: {len(chosen)} utterances measured ({elapsed:.0f} s)", flush=True)
+    print(report(load_records(args.out)))
+    if not args.text:
+        peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        cold = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--cold-start"], capture_output=True, text=True, check=False
+        )
+        lines = cold.stdout.strip().splitlines()
+        cold_seconds = json.loads(lines[-1])["cold_start"] if cold.returncode == 0 and lines else float("nan")
+        print(f"peak memory {peak_mb:.0f} MB (whole run: whisper, VAD, piper, engine)")
+        print(f"cold start to first spoken word {cold_seconds:.2f} s")
     print(f"run time {time.perf_counter() - started:.0f} s")
-    if args.misses:
-        args.misses.write_text("\n".join(misses) + "\n", encoding="utf-8")
     return 0
 
 
