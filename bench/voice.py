@@ -316,6 +316,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--splits", default="test,tune", help="comma-separated splits (default: test,tune)")
     parser.add_argument("--conditions", default="clean,room,kitchen", help="comma-separated (clean, room, kitchen, party)")
     parser.add_argument("--sample", type=int, default=0, help="a seeded subset of N fixtures per split (0: all)")
+    parser.add_argument("--tune-sample", type=int, default=None, help="for tune, N instead of --sample")
+    parser.add_argument(
+        "--baseline-splits", default="test,tune", help="the splits the baseline runs on (default: test,tune; '' for none)"
+    )
     parser.add_argument("--cache", type=Path, default=None, help="keep room impulses and derived audio here")
     parser.add_argument("--out", type=Path, default=Path("voice-bench.jsonl"), help="one JSON line per utterance")
     parser.add_argument("--resume", action="store_true", help="keep --out's lines and measure only the rest")
@@ -325,6 +329,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--verbose", action="store_true", help="print every utterance as it goes")
     parser.add_argument("--cold-start", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    args.sample_for = lambda split: args.tune_sample if split is Split.TUNE and args.tune_sample is not None else args.sample
     if args.cold_start:
         print(json.dumps({"cold_start": cold_start()}))
         return 0
@@ -338,34 +343,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     done = {(r.split, r.condition, r.id) for r in load_records(args.out)} if args.resume else set()
     if not args.resume:
         args.out.write_text("", encoding="utf-8")
-    bench = Bench(with_baseline=not args.no_baseline and not args.text)
+    if args.no_baseline or args.text:
+        args.baseline_splits = ""
+    bench = Bench(with_baseline=bool(args.baseline_splits))
     print(
         "host = HearPipeline (base b5 int8, its passes, repair, NAMES matcher, confirmation);"
         " baseline = stock base b5 (30 s window) unbiased, exact NAMES, never confirms",
         flush=True,
     )
+    # Interleaved: each utterance in every condition before the next, the splits in step with each
+    # other, so a run stopped early still covers every split and condition alike.
+    work: list[tuple[float, Split, Fixture, FixtureAudio]] = []
+    for split in splits:
+        everything = load_fixtures(split)
+        chosen = sample(everything, args.sample_for(split), split)
+        audio = FixtureAudio(everything, args.cache)
+        work += [(i / len(chosen), split, fixture, audio) for i, fixture in enumerate(chosen)]
+    work.sort(key=lambda item: (item[0], splits.index(item[1])))
+    baseline_splits = {Split(name) for name in args.baseline_splits.split(",") if name}
     with args.out.open("a", encoding="utf-8") as out:
-        for split in splits:
-            everything = load_fixtures(split)
-            chosen = sample(everything, args.sample, split)
-            audio = FixtureAudio(everything, args.cache)
+        for count, (_, split, fixture, audio) in enumerate(work, 1):
             for condition in conditions:
-                for fixture in chosen:
-                    if (split.value, condition, fixture.id) in done:
-                        continue
-                    if condition == "text":
-                        host, base = bench.text_only(fixture), None
-                    else:
-                        sound = audio.audio(fixture.id, Condition(condition))
-                        host, base = bench.host(fixture, sound), bench.baseline(fixture, sound)
-                    row = record(split, condition, fixture, host, base)
-                    out.write(json.dumps(asdict(row)) + "\n")
-                    out.flush()
-                    if args.verbose:
-                        said = f"{fixture.said!r} -> {host.text!r}"
-                        print(f"  {split.value} {condition} {fixture.id} {host.right} {said}", flush=True)
-                elapsed = time.perf_counter() - started
-                print(f"{split.value} {condition}: {len(chosen)} utterances measured ({elapsed:.0f} s)", flush=True)
+                if (split.value, condition, fixture.id) in done:
+                    continue
+                if condition == "text":
+                    host, base = bench.text_only(fixture), None
+                else:
+                    sound = audio.audio(fixture.id, Condition(condition))
+                    host = bench.host(fixture, sound)
+                    base = bench.baseline(fixture, sound) if split in baseline_splits else None
+                row = record(split, condition, fixture, host, base)
+                out.write(json.dumps(asdict(row)) + "\n")
+                out.flush()
+                if args.verbose:
+                    said = f"{fixture.said!r} -> {host.text!r}"
+                    print(f"  {split.value} {condition} {fixture.id} {host.right} {said}", flush=True)
+            if count % 10 == 0:
+                print(f"{count} of {len(work)} utterances ({time.perf_counter() - started:.0f} s)", flush=True)
     print(report(load_records(args.out)))
     if not args.text:
         peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
