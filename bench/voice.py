@@ -217,11 +217,15 @@ def record(split: Split, condition: str, fixture: Fixture, host: Outcome, base: 
 
 
 def sample(fixtures: list[Fixture], count: int, split: Split) -> list[Fixture]:
-    """A seeded subset, the same on every run (all of them when count is 0 or larger)."""
-    if not count or count >= len(fixtures):
-        return fixtures
-    picked = set(random.Random(f"{SAMPLE_SEED}|{split.value}").sample(range(len(fixtures)), count))
-    return [f for i, f in enumerate(fixtures) if i in picked]
+    """A seeded subset in a seeded order, the same on every run (all of them when count is 0 or larger).
+
+    The order is shuffled too: the fixtures are listed phrasing by phrasing, and a run stopped early
+    must have measured a random sample, not the commands first.
+    """
+    order = list(range(len(fixtures)))
+    random.Random(f"{SAMPLE_SEED}|{split.value}").shuffle(order)
+    keep = order[:count] if count else order
+    return [fixtures[i] for i in keep]
 
 
 # -- the report ---------------------------------------------------------------------------------------
