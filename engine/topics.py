@@ -193,7 +193,7 @@ def _sentence_units(pieces: list[list[str]], *, asked: bool) -> list[Unit]:
 # --- matching cues and choosing the topic ------------------------------------------------------------
 
 _DETERMINERS = frozenset("the her his your a my their its".split())
-_ANAPHORS = frozenset("it that this them those".split())  # words that point back at a lead-in sentence
+_ANAPHORS = frozenset("it that this them those then there".split())  # words that point back at a lead-in sentence
 _Rank = tuple[int, int, int, int, int]
 
 

@@ -121,6 +121,9 @@ KNOWN_MISSES = frozenset(
         "Reverend, could you hear the waits from your room?",
         "Reverend, who gave you your room tonight?",
         "Mr Ormerod, why did you tell the ladies to stay in the hall?",
+        "Joel, what happens to the house now?",
+        "Miss Marsden, you loved her?",
+        "Miss Marsden, Joel went out. Where to?",
     }
 )
 
