@@ -19,7 +19,7 @@ from engine.replies import PartKind, Reply, ReplyPart
 from engine.state import Accusation, GameState, Phase
 from voice_host.loop.casefiles import load_bundled_case, read_case_dir
 from voice_host.loop.events import MicLevel, MicStatus
-from voice_host.loop.journal import Journal
+from voice_host.loop.journal import Journal, Night, StateFolder
 from voice_host.screen.app import LOADING, TableApp
 from voice_host.screen.bigtext import big_text
 from voice_host.screen.driver import TableDriver
@@ -204,8 +204,8 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-def frost_fair_app(journal: Journal | None = None, resume: list[str] | None = None) -> TableApp:
-    return TableApp(TableDriver(Game(read_case_dir(FROST_FAIR)), journal, resume))
+def frost_fair_app(journal: Journal | None = None, resuming: Night | None = None) -> TableApp:
+    return TableApp(TableDriver(Game(read_case_dir(FROST_FAIR)), journal, resuming))
 
 
 def shown(app: TableApp, selector: str) -> str:
@@ -385,15 +385,17 @@ async def test_compact_layout_keeps_evidence_and_house_a_key_away() -> None:
 
 @pytest.mark.anyio
 async def test_resume_rebuilds_the_night_and_shows_full_state(tmp_path: Path) -> None:
-    journal = Journal(tmp_path)
-    app = frost_fair_app(journal)
+    folder = StateFolder.open(tmp_path)
+    app = frost_fair_app(folder.journal("frost-fair"))
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
         for line in ("Ann, Bob", "Ada, where were you at nine?", "Confront Ada with E3"):
             await type_line(pilot, line)
         before = app.driver.state
 
-    resumed = frost_fair_app(journal, journal.messages())
+    night = folder.latest_unfinished()
+    assert night is not None
+    resumed = frost_fair_app(folder.journal("frost-fair", night), night)
     async with resumed.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
         assert resumed.driver.state == before

@@ -20,7 +20,12 @@ def _add_play_options(parser: argparse.ArgumentParser, default: object = None) -
     parser.add_argument(
         "--state-dir", type=Path, default=default, help="where the journal and saves go (default: per-user state folder)"
     )
-    parser.add_argument("--resume", action="store_true", default=default or False, help="rebuild the last game from its journal")
+    parser.add_argument(
+        "--resume", action="store_true", default=default or False, help="go on with the last unfinished night, from its journal"
+    )
+    parser.add_argument(
+        "--night", default=default, help="go on with this night (a file name in the state folder's nights/), not the last one"
+    )
     for kind in ("input", "output"):
         parser.add_argument(
             f"--{kind}-device",

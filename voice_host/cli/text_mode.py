@@ -1,33 +1,58 @@
 """`third-carol play --text`: one message per line on stdin, every reply printed and flushed.
 
-The lines of a pasted SAVE block, BEGIN to END, are read as one message.
+The lines of a pasted SAVE block, BEGIN to END, are read as one message. A block ends early at the
+first line that is not a SAVE field, so a BEGIN with no END never swallows the lines after it.
+
+Problems with the state folder, the journal or the SAVE file are one line each on stderr, never a
+traceback; the night's own lines (the replies, and the notice of a resume that was cut back) go to
+stdout.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import re
 import sys
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from engine.case import REFUSAL, CaseError
+from engine.case import REFUSAL, Case, CaseError
 from engine.game import Game
 from engine.replies import Reply
 from engine.save import BEGIN, END
 from voice_host.loop.casefiles import case_dir_or_bundled, read_case_dir
-from voice_host.loop.journal import Journal, default_state_dir, replay
+from voice_host.loop.journal import (
+    Journal,
+    Night,
+    StateFolder,
+    StateProblem,
+    default_state_dir,
+    replay,
+    resume_notice,
+)
+
+MAX_SAVE_LINES = 24  # the card's block is 12 lines; a pasted one may be wrapped a little more
+_SAVE_FIELD = re.compile(r"^\s*(?:(?:game|m|rules|turn|rd|q|seat|table|broken|sha):|$)", re.IGNORECASE)
 
 
 def messages_from(lines: Iterable[str]) -> Iterator[str]:
     block: list[str] | None = None
     for raw in lines:
-        line = raw.rstrip("\n")
+        line = raw.rstrip("\r\n")
         if block is not None:
-            block.append(line)
             if END in line:
+                block.append(line)
                 yield "\n".join(block)
                 block = None
-        elif BEGIN in line and END not in line:
+                continue
+            if _SAVE_FIELD.match(line) and len(block) < MAX_SAVE_LINES:
+                block.append(line)
+                continue
+            # Not a SAVE field: the block ended unfinished, and this line is a message of its own.
+            yield "\n".join(block)
+            block = None
+        if line.lstrip().startswith(BEGIN) and END not in line:
             block = [line]
         elif line.strip():
             yield line
@@ -40,8 +65,41 @@ def _print(reply: Reply, out: TextIO) -> None:
     out.flush()
 
 
+def _say_problems(lines: list[str]) -> None:
+    for line in lines:
+        print(line, file=sys.stderr, flush=True)
+
+
+def _lenient(stream: TextIO) -> TextIO:
+    """Standard input that reads bytes which are not UTF-8 as U+FFFD instead of stopping the night."""
+    if isinstance(stream, io.TextIOWrapper):
+        stream.reconfigure(errors="replace")
+    return stream
+
+
+def choose_night(folder: StateFolder, case: Case, args: argparse.Namespace) -> Night | None:
+    """The night to resume: the one named by --night, else with --resume the newest unfinished one."""
+    name = getattr(args, "night", None)
+    if name:
+        night = folder.night(name)
+    elif args.resume:
+        latest = folder.latest_unfinished()
+        if latest is None:
+            print(folder.nothing_to_resume(), file=sys.stderr)
+            return None
+        night = latest
+    else:
+        return None
+    if night.case is not None and night.case != case.public.mystery:
+        raise StateProblem(
+            f"The night {night.name} is for the case {night.case}, not {case.public.mystery}. "
+            "Play it with --case and that case's folder."
+        )
+    return night
+
+
 def run_text(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
-    source = stdin or sys.stdin
+    source = stdin or _lenient(sys.stdin)
     out = stdout or sys.stdout
     try:
         case = read_case_dir(case_dir_or_bundled(args.case))
@@ -50,21 +108,47 @@ def run_text(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
         out.flush()
         print(f"reason: {error.reason}", file=sys.stderr)
         return 1
-    journal = Journal(args.state_dir or default_state_dir())
-    if args.resume and journal.messages():
-        if journal.case_name() != case.public.mystery:
-            print(f"the journal in {journal.folder} is for another case", file=sys.stderr)
+    try:
+        folder = StateFolder.open(args.state_dir or default_state_dir())
+    except StateProblem as problem:
+        print(problem.line, file=sys.stderr)
+        return 1
+    with folder:
+        try:
+            night = choose_night(folder, case, args)
+            kept = None if night is not None else folder.latest_unfinished(case.public.mystery)
+        except StateProblem as problem:
+            print(problem.line, file=sys.stderr)
             return 1
-        game, last = replay(case, journal.messages())
-        if last is not None:
+        journal = folder.journal(case.public.mystery, night)
+        if night is not None:
+            game, replayed, last = replay(case, night.messages)
+            _say_problems(journal.start(replayed))
+            notice = resume_notice(night, game)
+            if notice is not None:
+                out.write(notice + "\n\n")
             _print(last, out)
-    else:
-        game = Game(case)
-        opening = game.start()
-        journal.start_new(case.public.mystery, opening)
-        _print(opening, out)
-    for message in messages_from(source):
-        reply = game.handle(message)
-        journal.record(message, reply)
-        _print(reply, out)
+        else:
+            if kept is not None:
+                print(
+                    f"An unfinished night (turn {kept.turn}) is kept in {kept.path}. "
+                    f"To go on with it: third-carol play --text --night {kept.name}",
+                    file=sys.stderr,
+                )
+            game = Game(case)
+            opening = game.start()
+            _say_problems(journal.start())
+            _print(opening, out)
+        return _play(game, journal, source, out)
+
+
+def _play(game: Game, journal: Journal, source: TextIO, out: TextIO) -> int:
+    try:
+        for message in messages_from(source):
+            reply = game.handle(message)
+            problems = journal.record(message, reply)
+            _print(reply, out)
+            _say_problems(problems)
+    finally:
+        journal.close()
     return 0

@@ -240,6 +240,7 @@ class TableApp(App[int]):
             self.full_state.show(full_state_view(self.driver.state))
             self.full_state.add_class("-shown")
         self._say(exchanges[-1].reply)
+        self._show_problems()
         self.query_one("#typed", Input).focus()
         if self._load_voice is not None:
             load = self._load_voice
@@ -272,7 +273,13 @@ class TableApp(App[int]):
         self.heard.show_typed(text, exchange.taken_as or "")
         self.show_reply(exchange.reply, exchange.said, exchange.taken_as)
         self._say(exchange.reply)
+        self._show_problems()
         return exchange
+
+    def _show_problems(self) -> None:
+        """What went wrong with the journal or the SAVE file, one line each: the night goes on."""
+        for line in self.driver.take_problems():
+            self.notify(line, title="Not saved", severity="error", timeout=15, markup=False)
 
     # --- what the voice side reports (on the UI thread: the voice side uses call_from_thread) --------
 
@@ -288,6 +295,7 @@ class TableApp(App[int]):
             self.heard.show_unusable(heard.transcript)
         before = self.driver.state  # what the utterance was taken as depends on the state it came in
         self.show_output(self.driver.heard(heard), before)
+        self._show_problems()
 
     def show_output(self, output: SessionOutput, before: GameState | None = None) -> None:
         """Show and say what the session gave back for a heard utterance or a repeat."""
@@ -490,8 +498,9 @@ def run_screen(args: argparse.Namespace) -> int:
     """Load the case, start (or resume) the game and run the table screen until the table quits."""
     from engine.case import REFUSAL, CaseError
     from engine.game import Game
+    from voice_host.cli.text_mode import choose_night
     from voice_host.loop.casefiles import case_dir_or_bundled, read_case_dir
-    from voice_host.loop.journal import Journal, default_state_dir
+    from voice_host.loop.journal import StateFolder, StateProblem, default_state_dir, read_night
 
     try:
         case = read_case_dir(case_dir_or_bundled(args.case))
@@ -499,28 +508,45 @@ def run_screen(args: argparse.Namespace) -> int:
         print(REFUSAL)
         print(f"reason: {error.reason}", file=sys.stderr)
         return 1
-    journal = Journal(args.state_dir or default_state_dir())
-    resume: list[str] = []
-    if args.resume:
-        resume = journal.messages()
-        if resume and journal.case_name() != case.public.mystery:
-            print(f"the journal in {journal.folder} is for another case", file=sys.stderr)
-            return 1
-    game = Game(case)
-    driver = TableDriver(game, journal, resume)
-    if args.no_voice:
-        return TableApp(driver).run() or 0
-    from voice_host.ears.audio import native_stderr_to
+    try:
+        folder = StateFolder.open(args.state_dir or default_state_dir())
+    except StateProblem as problem:
+        print(problem.line, file=sys.stderr)
+        return 1
+    with folder:
+        try:
+            night = choose_night(folder, case, args)
+            if night is None and not args.resume and not getattr(args, "night", None):
+                unfinished = folder.latest_unfinished(case.public.mystery)
+                if unfinished is not None:
+                    from voice_host.screen.resume_offer import ResumeChoice
 
-    classifier = LockedClassifier(game, driver.lock)
-    app = TableApp(
-        driver,
-        mic=LOADING,
-        load_voice=lambda post: open_table_voice(
-            case, classifier, post, input_device=_device(args.input_device), output_device=_device(args.output_device)
-        ),
-    )
-    # ALSA and PortAudio complain on file descriptor 2 when a device is missing or lost; keep that
-    # off the full-screen app and in a log beside the journal.
-    with native_stderr_to(journal.folder / "audio.log"):
-        return app.run() or 0
+                    choice = ResumeChoice(unfinished).run()
+                    if choice is None:
+                        return 0
+                    night = read_night(unfinished.path) if choice else None
+        except StateProblem as problem:
+            print(problem.line, file=sys.stderr)
+            return 1
+        game = Game(case)
+        journal = folder.journal(case.public.mystery, night)
+        driver = TableDriver(game, journal, night)
+        try:
+            if args.no_voice:
+                return TableApp(driver).run() or 0
+            from voice_host.ears.audio import native_stderr_to
+
+            classifier = LockedClassifier(game, driver.lock)
+            app = TableApp(
+                driver,
+                mic=LOADING,
+                load_voice=lambda post: open_table_voice(
+                    case, classifier, post, input_device=_device(args.input_device), output_device=_device(args.output_device)
+                ),
+            )
+            # ALSA and PortAudio complain on file descriptor 2 when a device is missing or lost; keep that
+            # off the full-screen app and in a log beside the journal.
+            with native_stderr_to(folder.root / "audio.log"):
+                return app.run() or 0
+        finally:
+            journal.close()

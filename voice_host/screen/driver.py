@@ -10,14 +10,15 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engine.replies import Reply
+from engine.replies import PartKind, Reply, ReplyPart
 from engine.state import GameState
+from voice_host.loop.journal import resume_notice
 from voice_host.loop.session import HostSession, SessionOutput, describe
 from voice_host.screen.views import ExhibitView, plain_taken_as
 
 if TYPE_CHECKING:
     from engine.game import Game
-    from voice_host.loop.journal import Journal
+    from voice_host.loop.journal import Journal, Night
     from voice_host.understanding.understand import Heard
 
 
@@ -33,12 +34,15 @@ class Exchange:
 class TableDriver:
     """Drives one game for the screen: typed lines, heard utterances, repeats; journals every message."""
 
-    def __init__(self, game: Game, journal: Journal | None = None, resume: list[str] | None = None) -> None:
+    def __init__(self, game: Game, journal: Journal | None = None, resuming: Night | None = None) -> None:
         self.game = game
         self.journal = journal
         self.names = {suspect.key: suspect.name for suspect in game.case.suspects}
-        self.session = HostSession(game, self.names, on_sent=journal.record if journal is not None else None)
-        self._resume = list(resume or [])
+        self.session = HostSession(game, self.names, on_sent=self._journal if journal is not None else None)
+        self.resuming = resuming
+        self._resume = list(resuming.messages) if resuming is not None else []
+        # Lines about the journal or the SAVE file (a full disk ...), for the screen to show once.
+        self.problems: list[str] = []
         # The recognition thread previews messages against the game while the table may be typing.
         self.lock = threading.Lock()
 
@@ -48,7 +52,15 @@ class TableDriver:
 
     @property
     def resumed(self) -> bool:
-        return bool(self._resume)
+        return self.resuming is not None
+
+    def take_problems(self) -> list[str]:
+        problems, self.problems = self.problems, []
+        return problems
+
+    def _journal(self, text: str, reply: Reply) -> None:
+        assert self.journal is not None
+        self.problems += self.journal.record(text, reply)
 
     @property
     def house_text(self) -> str:
@@ -62,12 +74,18 @@ class TableDriver:
     def begin(self) -> list[Exchange]:
         """The opening, or on resume the whole night so far, replayed from the journal's messages."""
         exchanges = [Exchange(None, None, self.game.start())]
-        if not self._resume and self.journal is not None:
-            self.journal.start_new(self.game.case.public.mystery, exchanges[0].reply)
+        replayed: list[tuple[str, Reply]] = []
         for text in self._resume:
             # Straight to the game, not the session: these are in the journal already.
             taken_as = self._taken_as(text)
-            exchanges.append(Exchange(text, taken_as, self.game.handle(text)))
+            reply = self.game.handle(text)
+            exchanges.append(Exchange(text, taken_as, reply))
+            replayed.append((text, reply))
+        if self.journal is not None and not self.journal.started:
+            self.problems += self.journal.start(replayed)
+        notice = resume_notice(self.resuming, self.game) if self.resuming is not None else None
+        if notice is not None:
+            exchanges.append(Exchange(None, None, Reply((ReplyPart(PartKind.SYSTEM, notice),))))
         return exchanges
 
     def typed(self, text: str) -> Exchange:

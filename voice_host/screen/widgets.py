@@ -86,7 +86,7 @@ class LedgerPanel(Vertical):
         self.round.value.update(view.round_caption)
         self.marks_big.update(big_marks(view.questions_left))
         self.questions.value.update(f"{view.marks}  {view.questions_left} of {QUESTIONS_PER_ROUND}")
-        self.next_seat.value.update(view.next_seat)
+        self.next_seat.value.update(Text(view.next_seat))  # a name is data, never markup
         self.next_seat.set_class(view.next_seat == "-", "-none")
         # In the big layout a short name is drawn three rows tall; a long one stays a reversed block.
         big = big_text(view.next_seat, NEXT_BIG_WIDTH) if view.next_seat != "-" else None
@@ -274,8 +274,8 @@ def full_state_table(view: FullStateView) -> Table:
     table.add_column(style="bold", no_wrap=True)
     table.add_column()
     table.add_row("Round", view.round)
-    table.add_row("Seats", "   ".join(view.seats) or "-")
-    table.add_row("Asks next", view.next_seat)
+    table.add_row("Seats", Text("   ".join(view.seats) or "-"))
+    table.add_row("Asks next", Text(view.next_seat))
     table.add_row("Exhibits read", view.exhibits_read)
     table.add_row("Lies broken", view.broken)
     table.add_row("Questions left", view.questions_left)
