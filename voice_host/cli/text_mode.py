@@ -17,16 +17,16 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from engine.case import REFUSAL, Case, CaseError
+from engine.case import REFUSAL, CaseError
 from engine.game import Game
 from engine.replies import Reply
 from engine.save import BEGIN, END
 from voice_host.loop.casefiles import case_dir_or_bundled, read_case_dir
 from voice_host.loop.journal import (
     Journal,
-    Night,
     StateFolder,
     StateProblem,
+    choose_night,
     default_state_dir,
     replay,
     resume_notice,
@@ -77,27 +77,6 @@ def _lenient(stream: TextIO) -> TextIO:
     return stream
 
 
-def choose_night(folder: StateFolder, case: Case, args: argparse.Namespace) -> Night | None:
-    """The night to resume: the one named by --night, else with --resume the newest unfinished one."""
-    name = getattr(args, "night", None)
-    if name:
-        night = folder.night(name)
-    elif args.resume:
-        latest = folder.latest_unfinished()
-        if latest is None:
-            print(folder.nothing_to_resume(), file=sys.stderr)
-            return None
-        night = latest
-    else:
-        return None
-    if night.case is not None and night.case != case.public.mystery:
-        raise StateProblem(
-            f"The night {night.name} is for the case {night.case}, not {case.public.mystery}. "
-            "Play it with --case and that case's folder."
-        )
-    return night
-
-
 def run_text(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     source = stdin or _lenient(sys.stdin)
     out = stdout or sys.stdout
@@ -115,7 +94,9 @@ def run_text(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
         return 1
     with folder:
         try:
-            night = choose_night(folder, case, args)
+            night, note = choose_night(folder, case.public.mystery, args.night, args.resume)
+            if note is not None:
+                print(note, file=sys.stderr)
             kept = None if night is not None else folder.latest_unfinished(case.public.mystery)
         except StateProblem as problem:
             print(problem.line, file=sys.stderr)

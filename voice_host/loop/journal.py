@@ -458,6 +458,28 @@ class Journal:
         )
 
 
+def choose_night(folder: StateFolder, mystery: str, name: str | None, resume: bool) -> tuple[Night | None, str | None]:
+    """The night to go on with: the one named (--night), else with --resume the newest unfinished one.
+
+    Returns it (None for a new night) and a line to show when --resume finds none; StateProblem when
+    the named night is not there or is for another case.
+    """
+    if name:
+        night = folder.night(name)
+    elif resume:
+        latest = folder.latest_unfinished()
+        if latest is None:
+            return None, folder.nothing_to_resume()
+        night = latest
+    else:
+        return None, None
+    if night.case is not None and night.case != mystery:
+        raise StateProblem(
+            f"The night {night.name} is for the case {night.case}, not {mystery}. Play it with --case and that case's folder."
+        )
+    return night, None
+
+
 def replay(case: Case, messages: Sequence[str]) -> tuple[Game, list[tuple[str, Reply]], Reply]:
     """A fresh game with `messages` applied in order: the game, each message with its reply, the last reply."""
     game = Game(case)

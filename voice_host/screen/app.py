@@ -498,9 +498,8 @@ def run_screen(args: argparse.Namespace) -> int:
     """Load the case, start (or resume) the game and run the table screen until the table quits."""
     from engine.case import REFUSAL, CaseError
     from engine.game import Game
-    from voice_host.cli.text_mode import choose_night
     from voice_host.loop.casefiles import case_dir_or_bundled, read_case_dir
-    from voice_host.loop.journal import StateFolder, StateProblem, default_state_dir, read_night
+    from voice_host.loop.journal import StateFolder, StateProblem, choose_night, default_state_dir, read_night
 
     try:
         case = read_case_dir(case_dir_or_bundled(args.case))
@@ -515,8 +514,10 @@ def run_screen(args: argparse.Namespace) -> int:
         return 1
     with folder:
         try:
-            night = choose_night(folder, case, args)
-            if night is None and not args.resume and not getattr(args, "night", None):
+            night, note = choose_night(folder, case.public.mystery, args.night, args.resume)
+            if note is not None:
+                print(note, file=sys.stderr)
+            if night is None and not args.resume and not args.night:
                 unfinished = folder.latest_unfinished(case.public.mystery)
                 if unfinished is not None:
                     from voice_host.screen.resume_offer import ResumeChoice
