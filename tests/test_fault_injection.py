@@ -207,7 +207,7 @@ def _over(history: list[str]) -> bool:
 
 NightOnDisk.TestCase.settings = settings(
     # Scaled by the loaded profile (a fast lane runs fewer), each example a short night.
-    max_examples=max(10, settings().max_examples // 4),
+    max_examples=max(10, settings().max_examples // 10),
     stateful_step_count=15,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],

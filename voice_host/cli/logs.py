@@ -20,12 +20,17 @@ OUR_LOGGERS = ("engine", "models", "voice_host")
 FORMAT = "%(asctime)s %(levelname)-7s %(threadName)s %(name)s: %(message)s"
 
 
-def start_logging(folder: Path, verbose: bool = False, echo: bool = False) -> Path:
+def start_logging(folder: Path, verbose: bool = False, echo: bool = False) -> Path | None:
     """Log to `folder`/third-carol.log (INFO and up; DEBUG with `verbose`); `echo`: also to stderr
-    when verbose. Returns the log file's path."""
-    folder.mkdir(parents=True, exist_ok=True)
+    when verbose. Returns the log file's path (None when the folder cannot take one)."""
     path = folder / LOG_FILE
-    handler = RotatingFileHandler(path, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handler = RotatingFileHandler(path, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8")
+    except OSError:
+        # A state folder that cannot be used (a file, read-only, under a file): play says so in one
+        # line when it opens the folder; logging must not stop the night first with a traceback.
+        return None
     handler.setFormatter(logging.Formatter(FORMAT))
     root = logging.getLogger()
     root.addHandler(handler)
