@@ -43,7 +43,7 @@ def play_text(state: Path, monkeypatch: pytest.MonkeyPatch, *options: str) -> st
 
 def test_the_log_is_a_file_beside_the_journal_with_our_notable_events(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = play_text(tmp_path, monkeypatch)
-    assert (tmp_path / "journal.jsonl").exists()
+    assert list((tmp_path / "nights").glob("*.night"))  # the night beside the log
     assert "INFO    MainThread voice_host.cli.main: third-carol play --text --state-dir" in text
     assert "voice_host.test: a notable event" in text
     assert "a step only --verbose keeps" not in text
