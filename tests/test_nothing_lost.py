@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import zlib
@@ -288,3 +289,24 @@ def test_the_journal_keeps_only_moves_and_checksums_each(tmp_path: Path) -> None
     length, crc, payload = lines[1].split(b" ", 2)
     assert int(length) == len(payload) and int(crc, 16) == zlib.crc32(payload)
     assert json.loads(payload)["message"] == "Ann"
+
+
+def test_a_real_kill_between_moves_loses_nothing_that_was_shown(tmp_path: Path) -> None:
+    command = [sys.executable, "-m", "voice_host.cli.main", "play", "--text", "--case", str(FROST_FAIR)]
+    host = subprocess.Popen(
+        [*command, "--state-dir", str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert host.stdin is not None and host.stdout is not None
+    shown: list[str] = []
+    for message in MOVES[:3]:
+        host.stdin.write(message.encode() + b"\n")
+        host.stdin.flush()
+        # Each reply ends with its LEDGER line: once it is shown, the move is on disk.
+        while not (line := host.stdout.readline().decode()).startswith("[L] t:" + str(len(shown) + 2)):
+            assert line, "the Host stopped"
+        shown.append(line.strip())
+    host.send_signal(signal.SIGKILL)
+    host.wait()
+    resumed = _text(tmp_path, "", "--resume")
+    assert _ledgers(resumed.stdout) == [shown[-1]] == [_reference_ledger(MOVES[:3])]
+    assert "not saved whole" not in resumed.stdout
