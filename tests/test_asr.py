@@ -114,7 +114,7 @@ def test_passes_over_one_utterance_encode_it_once(
 
 
 def test_word_levels_tell_the_near_voice_from_the_room(tiny_recognizer: Recognizer, render_speech: Render) -> None:
-    from voice_host.understanding.understand import loudest_speaker_text
+    from voice_host.understanding.cascade import loudest_speaker_text
 
     near = render_speech("Next.", pad=0.1)
     room = 0.1 * render_speech("Read the letter again.", pad=0.1)  # 20 dB quieter

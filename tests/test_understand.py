@@ -13,19 +13,21 @@ from engine.game import Game
 from engine.messages import Command, MessageKind
 from voice_host.ears.asr import HeardWord, Transcript
 from voice_host.loop.casefiles import load_bundled_case
-from voice_host.understanding.normalise import CorrectionKind
-from voice_host.understanding.understand import (
+from voice_host.understanding.cascade import (
     Biasing,
-    Heard,
+    FirstPass,
+    PassName,
     RecognitionPasses,
     Slot,
-    SlotPass,
-    Understander,
+    SlotPrefixes,
     Vocabulary,
+    cascade_for,
     loudest_speaker_text,
-    recognition_confidence,
-    slot_pass_for,
+    slot_prefixes_for,
 )
+from voice_host.understanding.normalise import CorrectionKind
+from voice_host.understanding.settings import RepairWeights, UnderstandingSettings
+from voice_host.understanding.understand import Heard, Understander, recognition_confidence
 
 SEATS = ("Ann", "Ben")
 
@@ -268,11 +270,14 @@ def test_prompt_only_and_no_biasing(case: Case, game: Game) -> None:
 @pytest.mark.parametrize(
     ("heard", "slot_pass"),
     [
-        ("Read the salmon.", SlotPass(("Read E", "Read exhibit", ""), Slot.EXHIBIT)),
-        ("Okay, read exhibit hide.", SlotPass(("Read exhibit", "Read E", ""), Slot.EXHIBIT)),
-        ("Confront Phoebe with the iron.", SlotPass(("Confront Phoebe with E", "Confront Phoebe with exhibit"), Slot.EXHIBIT)),
-        ("Confront plight with E3.", SlotPass(("Confront",), Slot.SUSPECT)),
-        ("Answers Cobb.", SlotPass(("Answers",), Slot.SUSPECT)),
+        ("Read the salmon.", SlotPrefixes(("Read E", "Read exhibit", ""), Slot.EXHIBIT)),
+        ("Okay, read exhibit hide.", SlotPrefixes(("Read exhibit", "Read E", ""), Slot.EXHIBIT)),
+        (
+            "Confront Phoebe with the iron.",
+            SlotPrefixes(("Confront Phoebe with E", "Confront Phoebe with exhibit"), Slot.EXHIBIT),
+        ),
+        ("Confront plight with E3.", SlotPrefixes(("Confront",), Slot.SUSPECT)),
+        ("Answers Cobb.", SlotPrefixes(("Answers",), Slot.SUSPECT)),
         ("Read E7.", None),  # complete
         ("Confront Phoebe with E7.", None),
         ("Answers Keld.", None),
@@ -281,10 +286,10 @@ def test_prompt_only_and_no_biasing(case: Case, game: Game) -> None:
     ],
 )
 def test_a_slot_pass_runs_only_for_a_command_missing_its_argument(
-    understander: Understander, round_two: Game, heard: str, slot_pass: SlotPass | None
+    understander: Understander, round_two: Game, heard: str, slot_pass: SlotPrefixes | None
 ) -> None:
     understood: Heard = understander.understand(heard, round_two, recognition=0.9, seats=SEATS)
-    assert slot_pass_for(understood) == slot_pass
+    assert slot_prefixes_for(understood) == slot_pass
 
 
 def test_a_lost_exhibit_is_heard_again_from_the_verb(case: Case, game: Game) -> None:
@@ -412,3 +417,33 @@ def test_a_repeated_yes_is_confirmed_before_spending(understander: Understander,
     assert looped.needs_confirmation
     once = understander.understand("Yes.", game, recognition=0.95, seats=SEATS)
     assert once.message is not None and once.message.costly and not once.needs_confirmation
+
+
+def test_every_repair_weight_comes_from_the_settings(case: Case, round_two: Game) -> None:
+    """A lenient exhibit costs the settings' exhibit weight, the one number for it (normalise has none)."""
+    for weight in (0.5, 0.4):
+        settings = UnderstandingSettings(repairs=RepairWeights(exhibit=weight))
+        understander = Understander(case.suspects, settings)
+        heard = understander.understand("Confront Keld with 3D7.", round_two, recognition=1.0, seats=SEATS)
+        assert [c.kind for c in heard.corrections] == [CorrectionKind.EXHIBIT]
+        assert heard.confidence == pytest.approx(weight)
+
+
+def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read the salmon.", "", slots={"Read E": "Read E7."})
+    only_first = RecognitionPasses(
+        recognizer,  # type: ignore[arg-type]  # only transcribe() is used
+        Vocabulary.for_suspects(case.suspects),
+        Understander(case.suspects),
+        passes=(FirstPass(),),
+    )
+    result = only_first.hear(AUDIO, game, SEATS)
+    assert result.passes == 1 and [run.name for run in result.runs] == [PassName.FIRST]
+    assert result.heard.text == "Read the salmon."
+    assert [step.name for step in cascade_for(Biasing.PROMPT_CHECKED)] == [
+        PassName.FIRST,
+        PassName.SLOT,
+        PassName.FOCUS,
+        PassName.NEAR_VOICE,
+        PassName.CHECK,
+    ]

@@ -21,14 +21,8 @@ from engine.case import Case
 from engine.game import Game
 from voice_host.ears.asr import RecognitionOptions, Recognizer
 from voice_host.ears.sound import BLOCK_SAMPLES, SAMPLE_RATE, Audio
-from voice_host.understanding.understand import (
-    Biasing,
-    Heard,
-    Recognised,
-    RecognitionPasses,
-    Understander,
-    Vocabulary,
-)
+from voice_host.understanding.cascade import Biasing, Recognised, RecognitionPasses, Vocabulary
+from voice_host.understanding.understand import Heard, Understander
 
 log = logging.getLogger(__name__)
 

@@ -100,8 +100,9 @@ def open_table_voice(
     try:
         from voice_host.ears.asr import RecognitionOptions, Recognizer
         from voice_host.screen.voice_io import open_voice
+        from voice_host.understanding.cascade import RecognitionPasses, Vocabulary
         from voice_host.understanding.complete import heard_complete
-        from voice_host.understanding.understand import RecognitionPasses, Understander, Vocabulary
+        from voice_host.understanding.understand import Understander
 
         understander = Understander(case.suspects)
         passes = RecognitionPasses(

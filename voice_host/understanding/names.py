@@ -20,6 +20,7 @@ import jellyfish
 from rapidfuzz import fuzz
 
 from voice_host.understanding.normalise import Correction, CorrectionKind, Normalised
+from voice_host.understanding.settings import DEFAULT_SETTINGS, NameThresholds, RepairWeights
 
 
 class SuspectNames(Protocol):
@@ -74,14 +75,6 @@ _TRIGGERS_ANYWHERE = frozenset({"ask", "confront", "accuse", "answers", "mr", "m
 _TRIGGER_PHRASES_AT_START = (("to",), ("question", "for"), ("it", "was"), ("the", "killer", "is"))
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*|@")
 
-#: A word in a name slot is corrected when it scores at least this (0-1).
-SLOT_THRESHOLD = 0.64
-#: The word right after "Confront" in "Confront X with ..." is corrected from this score.
-CONFRONT_THRESHOLD = 0.58
-#: A name split in two whose first half is a small word ("or Murad") needs to be this close.
-SPLIT_THRESHOLD = 0.8
-#: A role word after "the" in a name slot ("the person" -> "the parson") needs to be this close.
-ROLE_THRESHOLD = 0.74
 # How whisper mishears the card's openings when a name follows.
 _ASK_SOUNDALIKES = frozenset({"as", "asked", "asks", "osk", "ast", "oz", "us", "aske", "assk", "oscar", "past"})
 _CONFRONT_SOUNDALIKES = frozenset(
@@ -111,7 +104,15 @@ def name_similarity(heard: str, name: str) -> float:
 class NamesMatcher:
     """Corrects misheard names in a case's name slots; knows the case's aliases for lookups."""
 
-    def __init__(self, suspects: Iterable[SuspectNames], protected: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        suspects: Iterable[SuspectNames],
+        protected: Iterable[str] = (),
+        thresholds: NameThresholds = DEFAULT_SETTINGS.names,
+        weights: RepairWeights = DEFAULT_SETTINGS.repairs,
+    ) -> None:
+        self.thresholds = thresholds
+        self.weights = weights
         self._targets: list[NameTarget] = []
         self._joined: list[NameTarget] = []  # full names, compared with one run-together word
         self._roles: list[NameTarget] = []  # role words ("parson"), only ever after "the" in a slot
@@ -147,6 +148,8 @@ class NamesMatcher:
         clone._joined = self._joined
         clone._roles = self._roles
         clone._aliases = self._aliases
+        clone.thresholds = self.thresholds
+        clone.weights = self.weights
         clone._protected = self._protected | frozenset(word.lower() for word in words)
         return clone
 
@@ -206,7 +209,7 @@ class NamesMatcher:
                 # "Ask the person" -> "Ask the parson": after "the" only a role word fits.
                 role = tokens[index + 1].text
                 found = self.best(role, targets=self._roles) if role.lower() not in self._aliases else None
-                if found is not None and found[1] >= ROLE_THRESHOLD:
+                if found is not None and found[1] >= self.thresholds.role:
                     replacements[index + 1] = (1, found[0].word)
                     corrections.append(Correction(CorrectionKind.NAME, role, found[0].word, round(found[1], 3)))
                     skip_to = index + 2
@@ -216,7 +219,7 @@ class NamesMatcher:
             if self._never_a_name(lowered):
                 # A name split in two whose first half is a small word: "or Murad" -> Ormerod.
                 spanned = self._best_span(tokens, index, pairs_only=True) if in_slot else None
-                if spanned is None or spanned[1] < SPLIT_THRESHOLD:
+                if spanned is None or spanned[1] < self.thresholds.split:
                     continue
                 target, score, span = spanned
             else:
@@ -225,9 +228,9 @@ class NamesMatcher:
                 spanned = found + (1,) if found is not None else None
                 if in_slot:
                     wider = self._best_span(tokens, index)
-                    if wider is not None and (spanned is None or wider[1] > spanned[1] + 0.05):
+                    if wider is not None and (spanned is None or wider[1] > spanned[1] + self.thresholds.span_margin):
                         spanned = wider
-                threshold = CONFRONT_THRESHOLD if index == confront_slot else SLOT_THRESHOLD
+                threshold = self.thresholds.confront if index == confront_slot else self.thresholds.slot
                 if spanned is None or spanned[1] < threshold:
                     continue
                 target, score, span = spanned
@@ -261,7 +264,7 @@ class NamesMatcher:
             if self._never_a_name(word.lower()):
                 return text
             found = self.best(word)
-            if found is None or found[1] < SLOT_THRESHOLD:
+            if found is None or found[1] < self.thresholds.slot:
                 return text
             name = found[0].word
             corrections.append(Correction(CorrectionKind.NAME, word, name, round(found[1], 3)))
@@ -279,7 +282,7 @@ class NamesMatcher:
         if all(word.lower() in self._aliases for word in words):
             return text
         found = self.best("".join(words), targets=self._joined)
-        if found is None or found[1] < SPLIT_THRESHOLD:
+        if found is None or found[1] < self.thresholds.split:
             return text
         corrections.append(Correction(CorrectionKind.NAME, match.group(2), found[0].word, round(found[1], 3)))
         return text[: match.start(2)] + found[0].word + text[match.end(2) :]
@@ -325,13 +328,13 @@ class NamesMatcher:
             re.IGNORECASE,
         )
         if accuse and accuse.group(2).lower() != "we accuse" and self.suspects_named(text[accuse.end() :]):
-            corrections.append(Correction(CorrectionKind.COMMAND, accuse.group(2), "We accuse", 0.7))
+            corrections.append(Correction(CorrectionKind.COMMAND, accuse.group(2), "We accuse", self.weights.misheard_opening))
             text = text[: accuse.start(2)] + "We accuse" + text[accuse.end(2) :]
         text = self._repair_leading_full_name(text, corrections)
         # "in front Keld with", "can front Keld with": Confront heard as two words.
         two = re.match(r"^(\W*)([A-Za-z]+\s+front)\b", text, re.IGNORECASE)
         if two and re.search(r"\bwith\b", text[two.end() :], re.IGNORECASE):
-            corrections.append(Correction(CorrectionKind.COMMAND, two.group(2), "Confront", 0.7))
+            corrections.append(Correction(CorrectionKind.COMMAND, two.group(2), "Confront", self.weights.misheard_opening))
             text = text[: two.start(2)] + "Confront" + text[two.end(2) :]
         match = re.match(r"^(\W*)([A-Za-z]+)([\s,]+)([A-Za-z']+)", text)
         if not match:
@@ -344,7 +347,7 @@ class NamesMatcher:
             or (
                 not self._never_a_name(following.lower())
                 and (found := self.best(following)) is not None
-                and found[1] >= SLOT_THRESHOLD
+                and found[1] >= self.thresholds.slot
             )
         )
         replacement = None
@@ -357,7 +360,7 @@ class NamesMatcher:
                 replacement = "Confront"
         if replacement is None:
             return text, corrections
-        corrections.append(Correction(CorrectionKind.COMMAND, first, replacement, 0.7))
+        corrections.append(Correction(CorrectionKind.COMMAND, first, replacement, self.weights.misheard_opening))
         return text[: match.start(2)] + replacement + text[match.end(2) :], corrections
 
     def _name_slots(self, text: str, tokens: Sequence[_Token]) -> set[int]:

@@ -16,6 +16,7 @@ from rapidfuzz import fuzz
 from text_to_num import alpha2digit
 
 from engine.rules import EXHIBITS
+from voice_host.understanding.settings import DEFAULT_SETTINGS, RepairWeights
 
 
 class CorrectionKind(Enum):
@@ -190,7 +191,7 @@ _LENIENT_TOKEN = re.compile(rf"^(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})$", re.IGNO
 _LIST_SEPARATOR = re.compile(r"^\s*(?:,|and|&)?\s*", re.IGNORECASE)
 
 
-def _read_slot(text: str, start: int, corrections: list[Correction]) -> tuple[str, int]:
+def _read_slot(text: str, start: int, corrections: list[Correction], weight: float) -> tuple[str, int]:
     """Read exhibit-like tokens from `start` on; returns the new text and where the slot ended."""
     pos = start
     while True:
@@ -216,7 +217,7 @@ def _read_slot(text: str, start: int, corrections: list[Correction]) -> tuple[st
             number_text = ""
         if plain and int(plain.group(1)) in _TEEN_FOR_TY:
             corrected = f"E{_TEEN_FOR_TY[int(plain.group(1))]}"
-            corrections.append(Correction(CorrectionKind.EXHIBIT, plain.group(0), corrected, 0.6))
+            corrections.append(Correction(CorrectionKind.EXHIBIT, plain.group(0), corrected, weight))
             text = text[:pos] + corrected + text[pos + plain.end() :]
             pos += len(corrected)
         elif plain:
@@ -226,7 +227,7 @@ def _read_slot(text: str, start: int, corrections: list[Correction]) -> tuple[st
             if not 1 <= number <= EXHIBITS:
                 break
             corrected = f"E{number}"
-            corrections.append(Correction(CorrectionKind.EXHIBIT, match.group(0), corrected, 0.6))
+            corrections.append(Correction(CorrectionKind.EXHIBIT, match.group(0), corrected, weight))
             text = text[:pos] + corrected + text[pos + match.end() :]
             pos += len(corrected)
         else:
@@ -238,7 +239,7 @@ def _read_slot(text: str, start: int, corrections: list[Correction]) -> tuple[st
     return text, pos
 
 
-def read_exhibits_leniently(text: str) -> Normalised:
+def read_exhibits_leniently(text: str, weights: RepairWeights = DEFAULT_SETTINGS.repairs) -> Normalised:
     """Read "3D7", "A7", "he 6" as E-numbers, but only where the card expects an exhibit."""
     corrections: list[Correction] = []
     pos = 0
@@ -255,7 +256,7 @@ def read_exhibits_leniently(text: str) -> Normalised:
         if word == "with" and not re.search(r"\bconfront", text[: opener.start()], re.IGNORECASE):
             pos = opener.end()
             continue
-        text, pos = _read_slot(text, opener.end(), corrections)
+        text, pos = _read_slot(text, opener.end(), corrections, weights.exhibit)
         pos = max(pos, opener.end())
     # An accusation lists its exhibits after the name, whatever the name was heard as.
     accusation = re.match(r"^\W*(?:we\s+|i\s+)?accuse\b", text, re.IGNORECASE)
@@ -265,7 +266,7 @@ def read_exhibits_leniently(text: str) -> Normalised:
             token = re.compile(rf"\b(?:{_LETTER_LIKE_E})[\s-]?\d{{1,2}}\b", re.IGNORECASE).search(text, pos)
             if token is None:
                 break
-            text, end = _read_slot(text, token.start(), corrections)
+            text, end = _read_slot(text, token.start(), corrections, weights.exhibit)
             pos = max(end, token.end())
     if corrections:
         text = re.sub(r"\bexhibit\s+(E\d{1,2})\b", r"\1", text, flags=re.IGNORECASE)
@@ -321,7 +322,9 @@ def strip_openers(text: str) -> str:
     return _OPENERS.sub("", text.strip(_TRIM)).strip(_TRIM)
 
 
-def repair_command(text: str) -> Normalised:
+def repair_command(
+    text: str, weights: RepairWeights = DEFAULT_SETTINGS.repairs, fuzzy_at_least: float = DEFAULT_SETTINGS.fuzzy_command_at_least
+) -> Normalised:
     """Repair a command said alone: "nest" -> "next", "safe" -> "save", "reed E7" -> "read E7"."""
     body = strip_openers(text)
     lowered = _SPACES.sub(" ", body.lower().replace(",", " "))
@@ -333,17 +336,17 @@ def repair_command(text: str) -> Normalised:
         fixed = f"read {read.group(2).upper()}"
         if read.group(1) == "read":
             return Normalised(fixed)
-        return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.8),))
+        return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, weights.misheard_read),))
     # "read E7" heard as the citation alone ("E7", "3D7"): the only command that is just a number.
     alone = re.fullmatch(rf"(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})", lowered)
     if alone and 1 <= int(alone.group(1)) <= EXHIBITS:
         fixed = f"read E{int(alone.group(1))}"
-        return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.7),))
+        return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, weights.citation_alone),))
     # "answers NAME" misheard as "answer's NAME", "answer NAME", "answers of NAME".
     answers = re.fullmatch(r"(answer'?s?|answers of|answer is|ansers)[\s,]+(.+)", body, flags=re.IGNORECASE)
     if answers and answers.group(1).lower() != "answers":
         fixed = f"answers {answers.group(2)}"
-        return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, 0.8),))
+        return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, weights.misheard_answers),))
     if lowered in {c.value for c in _Cmd}:
         return Normalised(lowered)
     synonym = _COMMAND_SYNONYMS.get(lowered)
@@ -351,10 +354,12 @@ def repair_command(text: str) -> Normalised:
         return Normalised(synonym.value)
     soundalike = _COMMAND_SOUNDALIKES.get(lowered)
     if soundalike is not None:
-        return Normalised(soundalike.value, (Correction(CorrectionKind.COMMAND, body, soundalike.value, 0.75),))
+        return Normalised(
+            soundalike.value, (Correction(CorrectionKind.COMMAND, body, soundalike.value, weights.command_soundalike),)
+        )
     if len(lowered.split()) <= 2:
         best = max(_FUZZY_COMMANDS, key=lambda cmd: fuzz.ratio(lowered, cmd))
         score = fuzz.ratio(lowered, best) / 100
-        if score >= 0.8:
+        if score >= fuzzy_at_least:
             return Normalised(best, (Correction(CorrectionKind.COMMAND, body, best, score),))
     return Normalised(text)

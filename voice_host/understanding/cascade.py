@@ -1,0 +1,506 @@
+"""The recognition cascade: the passes that hear one utterance, as data, run by one loop.
+
+Each pass is a small object that says when it applies (`applies`) and what it does (`run`); the
+cascade (`RecognitionPasses.passes`) is the list of them in order, and `RecognitionPasses.hear` runs
+every pass that applies, in turn, on one `Hearing` (the utterance, the transcripts so far and what
+the table is taken to mean). Text rules stay in `understand.py` (normalise, names); every threshold
+is in `UnderstandingSettings`.
+
+The passes, in order (with the prompt biasing, the default):
+- first: the biased pass (the case's names, titles and commands in the initial prompt; never numbers);
+- slot, when a command's verb was heard but not its argument ("Read the salmon."): Whisper decodes
+  the audio again continuing from the verb ("Read E"), so the one word missing is heard in the only
+  place it can be; what it fills counts as a repair, so a costly result is confirmed;
+- focus, when a transcript with the game's words in it gave the Host nothing to act on: the first
+  pass's words timed (Whisper's word alignment, no second decode) and only the loudest speaker's
+  words kept (the one talking to the laptop, not the room); a repair too;
+- near voice, when the transcript still gives the Host nothing to act on and Whisper was not sure of
+  it: Whisper again on the audio with every moment quieter than the nearest voice turned down
+  (`NearVoiceGate`); a repair too;
+- check, when the transcript names a suspect in a costly message that would otherwise go through: an
+  unbiased pass, and a name only the biased pass produced counts as uncertain.
+See docs/benchmarks.md ("Voice understanding") for the measurements behind these choices.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import TYPE_CHECKING, Protocol
+
+from engine.messages import Command, Message, MessageKind
+from voice_host.ears.near_voice import NearVoiceGate
+from voice_host.understanding.names import NamesMatcher, SuspectNames
+from voice_host.understanding.normalise import Correction, CorrectionKind, strip_openers
+from voice_host.understanding.settings import DEFAULT_SETTINGS, UnderstandingSettings
+from voice_host.understanding.understand import (
+    Classifier,
+    Heard,
+    Understander,
+    recognition_confidence,
+    repaired_text,
+)
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from voice_host.ears.asr import HeardWord, Recognizer, Transcript
+    from voice_host.ears.sound import Audio
+
+
+class Biasing(Enum):
+    NONE = "none"  # plain faster-whisper
+    PROMPT = "prompt"  # the case vocabulary as initial_prompt, one pass
+    # Biased, and an unbiased pass to check a name, only when it matters: the message would spend
+    # (costly), names a suspect and is confident enough to go through without a confirmation.
+    PROMPT_CHECKED = "prompt_checked"
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The case's own words for biasing: names, titles, roles, commands. Never numbers."""
+
+    prompt: str
+    hotwords: str
+
+    @classmethod
+    def for_suspects(cls, suspects: Iterable[SuspectNames]) -> Vocabulary:
+        people = []
+        words: list[str] = []
+        for suspect in suspects:
+            role = getattr(suspect, "role", "")
+            people.append(f"{suspect.name}, {role}".strip(", ") if role else suspect.name)
+            for alias in suspect.aliases:
+                if alias[:1].isupper() and alias not in words:
+                    words.append(alias)
+        commands = "Confront, exhibit, next, save, pass, statements, lies, answers, read, give up."
+        prompt = ". ".join(people) + ". " + commands
+        return cls(prompt=prompt, hotwords=" ".join(words + ["Confront", "exhibit"]))
+
+
+# --- What the passes share --------------------------------------------------------------------------
+
+
+class PassName(Enum):
+    FIRST = "first"
+    SLOT = "slot"
+    FOCUS = "focus"
+    NEAR_VOICE = "near_voice"
+    CHECK = "check"
+
+
+@dataclass(frozen=True)
+class PassRun:
+    """One pass that ran, and the transcripts it made (a slot pass makes one per prefix tried)."""
+
+    name: PassName
+    transcripts: tuple[Transcript, ...]
+
+
+@dataclass
+class Ears:
+    """What the passes hear and understand with."""
+
+    recognizer: Recognizer
+    vocabulary: Vocabulary
+    understander: Understander
+    near_voice: NearVoiceGate
+
+    @property
+    def settings(self) -> UnderstandingSettings:
+        return self.understander.settings
+
+
+@dataclass
+class Hearing:
+    """One utterance on its way through the cascade: what the passes found so far."""
+
+    audio: Audio
+    classifier: Classifier
+    seats: tuple[str, ...]
+    matcher: NamesMatcher  # the case's names, the table's seats protected
+    started: float
+    heard: Heard | None = None  # what the table is taken to mean so far
+    first: Transcript | None = None  # the first pass's transcript
+    runs: list[PassRun] = field(default_factory=list)
+    unchecked: Heard | None = None  # what was meant before the check pass, when it ran
+    unchecked_seconds: float = 0.0
+
+    @property
+    def current(self) -> Heard:
+        assert self.heard is not None, "the first pass runs first"
+        return self.heard
+
+    @property
+    def first_transcript(self) -> Transcript:
+        assert self.first is not None, "the first pass runs first"
+        return self.first
+
+    def understand(
+        self,
+        ears: Ears,
+        transcript: Transcript,
+        uncertain: tuple[str, ...] = (),
+        repairs: tuple[Correction, ...] = (),
+    ) -> Heard:
+        """A transcript understood against this utterance's game and seats (a rejected one keeps its raw words)."""
+        rejected = transcript.rejected.value if transcript.rejected is not None else None
+        heard = ears.understander.understand_transcript(transcript, self.classifier, self.seats, uncertain, rejected, repairs)
+        return replace(heard, transcript=transcript.raw_text) if rejected is not None else heard
+
+
+class RecognitionPass(Protocol):
+    """One step of the cascade: when it applies, and what it does to the hearing."""
+
+    @property
+    def name(self) -> PassName: ...
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool: ...
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        """Hear the audio again (or look at what was heard) and update `hearing.heard`; record the run."""
+
+
+def _unusable(heard: Heard) -> bool:
+    """Nothing for the Host to act on: table talk, or something it could only answer with a question."""
+    message = heard.message
+    return message is None or message.kind in (MessageKind.TABLE_TALK, MessageKind.OTHER)
+
+
+# The card's own words: a transcript with one of these (or a suspect's name) was meant for the Host.
+# The engine's commands, and the words of its other messages.
+_MORE_GAME_WORDS = ("statement", "answer", "confront", "accuse", "exhibits?", r"e\d{1,2}")
+_GAME_WORDS = re.compile(r"\b(?:" + "|".join([*(c.value for c in Command), *_MORE_GAME_WORDS]) + r")\b", re.IGNORECASE)
+
+
+def _has_game_words(heard: Heard, matcher: NamesMatcher) -> bool:
+    """Whether the text has a command, an exhibit or a suspect in it: something meant for the Host."""
+    return bool(_GAME_WORDS.search(heard.text)) or bool(matcher.suspects_named(heard.text))
+
+
+# --- The first pass ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FirstPass:
+    """Whisper on the utterance, with the case's vocabulary as its prompt or without."""
+
+    prompted: bool = True
+    name: PassName = PassName.FIRST
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        return hearing.first is None
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        if self.prompted:
+            transcript = ears.recognizer.transcribe(hearing.audio, initial_prompt=ears.vocabulary.prompt)
+        else:
+            transcript = ears.recognizer.transcribe(hearing.audio, initial_prompt="", hotwords=None)
+        hearing.first = transcript
+        hearing.heard = hearing.understand(ears, transcript)
+        hearing.runs.append(PassRun(self.name, (transcript,)))
+
+
+# --- The slot pass ----------------------------------------------------------------------------------
+
+
+class Slot(Enum):
+    EXHIBIT = "exhibit"  # "Read the salmon." / "Confront Phoebe with the iron.": the number was lost
+    SUSPECT = "suspect"  # "Answers, Cobb.": the name was lost
+
+
+@dataclass(frozen=True)
+class SlotPrefixes:
+    """Decode the audio again continuing from each prefix in turn, until one hears the missing word.
+
+    An empty prefix is a plain decode with no prompt and no prefix at all.
+    """
+
+    prefixes: tuple[str, ...]
+    slot: Slot
+
+
+_READ = re.compile(r"read\b", re.IGNORECASE)
+_CONFRONT = re.compile(r"confront\b", re.IGNORECASE)
+_CONFRONT_WITH = re.compile(r"(confront\b.*?\bwith)\b", re.IGNORECASE)
+_ANSWERS = re.compile(r"answers?\b", re.IGNORECASE)
+
+
+def fills(message: Message | None, slot: Slot) -> bool:
+    """Whether the message has the slot's argument: an exhibit cited, or the suspect named."""
+    if message is None:
+        return False
+    if slot is Slot.EXHIBIT:
+        citing = message.command is Command.READ or message.kind is MessageKind.CONFRONTATION
+        return citing and bool(message.exhibits)
+    naming = message.command is Command.ANSWERS or message.kind is MessageKind.CONFRONTATION
+    return naming and message.suspect is not None
+
+
+def slot_prefixes_for(heard: Heard) -> SlotPrefixes | None:
+    """The prefixes to hear a command's missing argument from, or None when nothing is missing.
+
+    Only these qualify, each opening the message: "read …" without an exhibit, "confront SUSPECT
+    with …" without one, "confront …" without a suspect, "answers …" without a suspect. Anything
+    else is left as heard.
+    """
+    if not heard.usable:
+        return None
+    body = strip_openers(heard.text)
+    # "E7" or "exhibit 7": the way the transcript suggests first, then the other.
+    citations = ("exhibit", "E") if re.search(r"\bexhibit\b", body, re.IGNORECASE) else ("E", "exhibit")
+    if _READ.match(body) and not fills(heard.message, Slot.EXHIBIT):
+        # Last, unprompted and unprefixed: Whisper alone writes "Read E4" as "3D4" (which the command
+        # repair reads) where the prompted and prefixed decodes made it "the fall" and "E-fall".
+        return SlotPrefixes((*(f"Read {citation}" for citation in citations), ""), Slot.EXHIBIT)
+    confront = _CONFRONT_WITH.match(body)
+    if confront and heard.message is not None and heard.message.suspect and not fills(heard.message, Slot.EXHIBIT):
+        said = confront.group(1)
+        return SlotPrefixes(tuple(f"{said[0].upper()}{said[1:]} {citation}" for citation in citations), Slot.EXHIBIT)
+    if _CONFRONT.match(body) and not fills(heard.message, Slot.SUSPECT):
+        return SlotPrefixes(("Confront",), Slot.SUSPECT)
+    if _ANSWERS.match(body) and not fills(heard.message, Slot.SUSPECT):
+        return SlotPrefixes(("Answers",), Slot.SUSPECT)
+    return None
+
+
+@dataclass(frozen=True)
+class SlotPass:
+    """A command's verb heard but not its argument: hear the argument again, continuing from the verb."""
+
+    name: PassName = PassName.SLOT
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        return slot_prefixes_for(hearing.current) is not None
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        """Try each prefix until one fills the slot; what was heard is kept when none does."""
+        heard = hearing.current
+        wanted = slot_prefixes_for(heard)
+        assert wanted is not None
+        weights = ears.settings.repairs
+        kind, weight = (
+            (CorrectionKind.EXHIBIT, weights.exhibit) if wanted.slot is Slot.EXHIBIT else (CorrectionKind.NAME, weights.slot)
+        )
+        tried: list[Transcript] = []
+        for prefix in wanted.prefixes:
+            slot = ears.recognizer.transcribe(hearing.audio, initial_prompt="", hotwords=None, prefix=prefix)
+            tried.append(slot)
+            if slot.rejected is not None:
+                continue
+            repair = Correction(kind, heard.text, slot.text, weight)
+            filled = hearing.understand(ears, slot, repairs=(repair,))
+            if fills(filled.message, wanted.slot):
+                hearing.heard = filled
+                break
+        hearing.runs.append(PassRun(self.name, tuple(tried)))
+
+
+# --- The focus pass ---------------------------------------------------------------------------------
+
+
+def loudest_speaker_text(words: Sequence[HeardWord], within_db: float = DEFAULT_SETTINGS.focus_within_db) -> str:
+    """The words said loudly enough to be the nearest voice: the one talking to the laptop."""
+    if not words:
+        return ""
+    top = max(word.level_db for word in words)
+    return " ".join(word.text for word in words if word.level_db >= top - within_db)
+
+
+@dataclass(frozen=True)
+class FocusPass:
+    """Time the first pass's words, measure how loud each was, and keep only the loudest speaker's.
+
+    With other people talking, Whisper writes their words too ("Okay, next, read, the
+    experiment."); the person talking to the laptop is the nearest and loudest voice. Used only
+    when the whole transcript gave the Host nothing to act on though the game's words are in it;
+    what it finds is a repair.
+    """
+
+    name: PassName = PassName.FOCUS
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        heard = hearing.current
+        return _unusable(heard) and heard.rejected is None and _has_game_words(heard, hearing.matcher)
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        loud = ears.recognizer.time_words(hearing.audio, hearing.first_transcript)
+        hearing.runs.append(PassRun(self.name, (loud,)))
+        kept = loudest_speaker_text(loud.words, ears.settings.focus_within_db) if loud.rejected is None else ""
+        if not kept:
+            return
+        repair = Correction(CorrectionKind.FOCUS, loud.raw_text, kept, ears.settings.repairs.focus)
+        recognition = recognition_confidence(loud.avg_logprob, loud.no_speech_prob)
+        focused = ears.understander.understand(kept, hearing.classifier, recognition, hearing.seats, repairs=(repair,))
+        if not _unusable(focused):
+            hearing.heard = replace(focused, transcript=loud.raw_text)
+
+
+# --- The near-voice pass ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NearVoicePass:
+    """Hear it again with only the nearest voice loud, and take what that finds if it is usable.
+
+    It hears in the party some utterances the other passes could not, and loses none they could
+    (the figures: docs/benchmarks.md, "Voice understanding"); it costs a decode (the encoder too:
+    the audio is new), only for an utterance the Host could not act on that Whisper was not sure of.
+    """
+
+    name: PassName = PassName.NEAR_VOICE
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        heard = hearing.current
+        unsure = hearing.first_transcript.avg_logprob < ears.settings.near_voice_below_logprob
+        return _unusable(heard) and heard.rejected is None and unsure
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        heard = hearing.current
+        near = ears.recognizer.transcribe(ears.near_voice.apply(hearing.audio), initial_prompt=ears.vocabulary.prompt)
+        hearing.runs.append(PassRun(self.name, (near,)))
+        if near.rejected is not None:
+            return
+        repair = Correction(CorrectionKind.FOCUS, heard.transcript, near.text, ears.settings.repairs.focus)
+        found = hearing.understand(ears, near, repairs=(repair,))
+        if not _unusable(found):
+            hearing.heard = found
+
+
+# --- The check pass ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckPass:
+    """A costly message naming a suspect that would go through: was the name heard without the prompt?
+
+    Here the heard message is the first pass's own: what a slot, focus or near-voice pass finds is a
+    repair, so a costly result from them is confirmed already and never reaches the check.
+    """
+
+    name: PassName = PassName.CHECK
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        heard = hearing.current
+        message = heard.message
+        named = hearing.matcher.suspects_named(heard.text) if heard.usable else ()
+        return message is not None and message.costly and not heard.needs_confirmation and bool(named)
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        heard = hearing.current
+        hearing.unchecked, hearing.unchecked_seconds = heard, time.perf_counter() - hearing.started
+        named = hearing.matcher.suspects_named(heard.text)
+        plain = ears.recognizer.transcribe(
+            hearing.audio, initial_prompt="", hotwords=None, beam_size=ears.settings.check_beam_size
+        )
+        hearing.runs.append(PassRun(self.name, (plain,)))
+        plain_text = repaired_text(plain.text, hearing.matcher, ears.settings)[0] if plain.rejected is None else ""
+        plain_names = set(hearing.matcher.suspects_named(plain_text))
+        uncertain = tuple(key for key in named if key not in plain_names)
+        if uncertain:
+            hearing.heard = hearing.understand(ears, hearing.first_transcript, uncertain)
+
+
+def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
+    """The passes for a biasing choice, in the order they run."""
+    if biasing is Biasing.NONE:
+        return (FirstPass(prompted=False),)
+    passes: tuple[RecognitionPass, ...] = (FirstPass(), SlotPass(), FocusPass(), NearVoicePass())
+    return (*passes, CheckPass()) if biasing is Biasing.PROMPT_CHECKED else passes
+
+
+# --- The loop ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Recognised:
+    """What the table meant, and every pass that ran to find it."""
+
+    heard: Heard
+    runs: tuple[PassRun, ...]
+    seconds: float = 0.0  # recognition and understanding, all passes
+    first: Heard | None = None  # what was meant before the check pass (set when a check ran)
+    first_seconds: float = 0.0
+
+    def _of(self, name: PassName) -> tuple[Transcript, ...]:
+        return tuple(transcript for run in self.runs if run.name is name for transcript in run.transcripts)
+
+    def _one(self, name: PassName) -> Transcript | None:
+        found = self._of(name)
+        return found[0] if found else None
+
+    @property
+    def transcript(self) -> Transcript:
+        """The first pass's transcript."""
+        first = self._one(PassName.FIRST)
+        assert first is not None
+        return first
+
+    @property
+    def slots(self) -> tuple[Transcript, ...]:
+        """The slot pass's transcripts, one per prefix tried."""
+        return self._of(PassName.SLOT)
+
+    @property
+    def focus(self) -> Transcript | None:
+        """The first transcript with its words timed, when a focus pass ran."""
+        return self._one(PassName.FOCUS)
+
+    @property
+    def near(self) -> Transcript | None:
+        return self._one(PassName.NEAR_VOICE)
+
+    @property
+    def unbiased(self) -> Transcript | None:
+        """The check pass's transcript, when one ran."""
+        return self._one(PassName.CHECK)
+
+    @property
+    def transcripts(self) -> tuple[Transcript, ...]:
+        """Every recognition pass that ran, in order."""
+        return tuple(transcript for run in self.runs for transcript in run.transcripts)
+
+    @property
+    def passes(self) -> int:
+        return len(self.transcripts)
+
+    @property
+    def recognition_seconds(self) -> float:
+        """Time spent in Whisper, all passes (`seconds` adds understanding)."""
+        return sum(t.seconds for t in self.transcripts)
+
+
+@dataclass
+class RecognitionPasses:
+    """Runs the cascade for one utterance with the chosen biasing: every pass that applies, in order."""
+
+    recognizer: Recognizer
+    vocabulary: Vocabulary
+    understander: Understander
+    biasing: Biasing = Biasing.PROMPT_CHECKED
+    near_voice: NearVoiceGate = NearVoiceGate()
+    passes: tuple[RecognitionPass, ...] = ()  # () means `cascade_for(biasing)`
+    ears: Ears = field(init=False)
+
+    def __post_init__(self) -> None:
+        if not self.passes:
+            self.passes = cascade_for(self.biasing)
+        self.ears = Ears(self.recognizer, self.vocabulary, self.understander, self.near_voice)
+
+    def hear(self, audio: Audio, classifier: Classifier, seats: Iterable[str] = ()) -> Recognised:
+        seated = tuple(seats)
+        matcher = self.understander.matcher.with_protected(seated)
+        hearing = Hearing(audio, classifier, seated, matcher, time.perf_counter())
+        for step in self.passes:
+            if step.applies(hearing, self.ears):
+                step.run(hearing, self.ears)
+        return Recognised(
+            hearing.current,
+            tuple(hearing.runs),
+            time.perf_counter() - hearing.started,
+            hearing.unchecked,
+            hearing.unchecked_seconds,
+        )

@@ -1,0 +1,68 @@
+"""Every threshold and repair weight of understanding, in one place.
+
+The text rules (normalise, names) and the recognition passes (cascade) take their numbers from an
+`UnderstandingSettings`; none of them keeps a number of its own. Each value was shaped on the `tune`
+fixtures (docs/benchmarks.md, "Voice understanding").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class RepairWeights:
+    """How much of the confidence each kind of repair leaves (multiplied in).
+
+    A name put right by the matcher leaves its own likeness score (names.py measures it), and a fuzzy
+    command match its ratio; every other repair leaves one of these fixed weights.
+    """
+
+    exhibit: float = 0.5  # a citation read leniently ("3D7" -> E7, "E30" -> E13), or heard by the slot pass
+    misheard_read: float = 0.8  # "reed E7" -> "read E7"
+    citation_alone: float = 0.7  # "E7" said alone -> "read E7"
+    misheard_answers: float = 0.8  # "answer's Keld" -> "answers Keld"
+    command_soundalike: float = 0.75  # "nest" -> "next"
+    misheard_opening: float = 0.7  # "As Keld" -> "Ask Keld", "Confirm" -> "Confront", "With use" -> "We accuse"
+    slot: float = 0.8  # a suspect heard only by the slot pass
+    repeat: float = 0.6  # "Yes, yes." said twice: as likely Whisper looping as a keen table
+    focus: float = 0.6  # only the nearest voice's words kept (focus and near-voice passes)
+    biased_only_name: float = 0.5  # a suspect only the biased pass heard
+
+
+@dataclass(frozen=True)
+class NameThresholds:
+    """How alike (0-1, spelling and sound) a heard word must be to a name to be corrected to it."""
+
+    slot: float = 0.64  # a word in a name slot
+    confront: float = 0.58  # the word right after "Confront" in "Confront X with ..."
+    split: float = 0.8  # a name heard as two words whose first is a small word ("or Murad")
+    role: float = 0.74  # a role word after "the" in a name slot ("the person" -> "the parson")
+    # A name run together or split in two ("Ablethweight", "or Murad") beats the one word's own
+    # likeness only by more than this.
+    span_margin: float = 0.05
+
+
+@dataclass(frozen=True)
+class UnderstandingSettings:
+    """The numbers behind understanding one utterance: confirmation, repairs, and when each pass runs."""
+
+    # Below this confidence a costly action is confirmed first.
+    confirm_below: float = 0.7
+    # A command said alone within this ratio of a card command is that command ("nex" -> next).
+    fuzzy_command_at_least: float = 0.8
+    repairs: RepairWeights = field(default_factory=RepairWeights)
+    names: NameThresholds = field(default_factory=NameThresholds)
+    # Focus pass: a word this many dB quieter than the loudest word was someone else in the room,
+    # not the person talking to the Host (4, 6 and 8 dB gave about the same gain in the party).
+    focus_within_db: float = 6.0
+    # Near-voice pass: a transcript Whisper was this sure of (mean token probability 0.82) is what was
+    # said, often plain table talk: a second listen hears the same, so the near-voice pass is skipped
+    # (how often, and that it lost nothing: docs/benchmarks.md, "Voice understanding").
+    near_voice_below_logprob: float = -0.2
+    # Check pass: it only asks whether a name was really said; greedy decoding answers that as well
+    # as beam 5, and sooner (the figures: docs/benchmarks.md, "Voice understanding").
+    check_beam_size: int = 1
+
+
+DEFAULT_SETTINGS = UnderstandingSettings()
