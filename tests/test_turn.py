@@ -82,6 +82,13 @@ def test_half_messages_are_not_complete(game: Game, said: str) -> None:
     assert not message_complete(said, game.preview(said))
 
 
+def test_a_command_whisper_wrote_with_a_comma_is_still_complete(game: Game) -> None:
+    assert message_complete("Next,", game.preview("next"))
+    assert message_complete("Confront Keld with E7,", game.preview("Confront Keld with E7"))
+    assert not message_complete("Confront Keld with E7 and", game.preview("Confront Keld with E7 and"))
+    assert not message_complete("Abel, where were you,", game.preview("Abel, where were you"))
+
+
 def test_table_talk_waits_for_more(game: Game) -> None:
     assert not message_complete("I'm not sure about him.", game.preview("I'm not sure about him."))
 

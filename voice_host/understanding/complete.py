@@ -41,9 +41,18 @@ def trails_off(transcript: str) -> bool:
     return last is not None and last.group(1).lower() in TRAILING_WORDS
 
 
+#: Kinds whose argument the classifier already found: a pause mark after them adds nothing (Whisper
+#: often writes a lone "Next." as "Next,"), only a linking word does ("Confront Keld with E7 and").
+_ARGUMENT_FOUND = frozenset({MessageKind.COMMAND, MessageKind.CONFRONTATION})
+
+
 def message_complete(transcript: str, message: Message | None) -> bool:
     """Whether `transcript`, taken by the classifier as `message`, is a whole turn."""
-    if message is None or trails_off(transcript):
+    if message is None:
+        return False
+    if message.kind in _ARGUMENT_FOUND:
+        return not trails_off(_TRAILING_PAUSE.sub("", transcript.strip()).strip() or transcript)
+    if trails_off(transcript):
         return False
     if message.kind in _ACTED_ON:
         return True
