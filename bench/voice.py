@@ -39,23 +39,26 @@ from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_fixtu
 from audio_fixtures.voices import VOICE_BY_NAME  # noqa: E402
 from engine.messages import Message  # noqa: E402
 from voice_host.ears.sound import Audio  # noqa: E402
+from voice_host.understanding.complete import message_complete, trails_off  # noqa: E402
 
 SEGMENTER_EARLY = 0.2  # voice_host.ears.vad.SegmenterSettings: transcription starts after this much silence
-SEGMENTER_HANGOVER = 0.6  # ... and the utterance ends after this much
+SEGMENTER_CEILING = 1.0  # ... and an utterance whose words are not a whole message ends after this much
 SAMPLE_SEED = 20261227
 
 Intent = tuple[str, str | None, tuple[int, ...], str | None]
 REPEAT: Intent = ("command", None, (), "repeat")
 
 
-def first_audio_seconds(understand_seconds: float, reply_seconds: float) -> float:
+def first_audio_seconds(understand_seconds: float, reply_seconds: float, complete: bool) -> float:
     """End of speech (the last word) to the Host's first audio.
 
-    The listener starts understanding after SEGMENTER_EARLY of silence and the utterance is over
-    after SEGMENTER_HANGOVER, so the result is ready at max(hangover, early + understanding); then
-    the engine replies and piper makes the first sentence.
+    The listener starts understanding after SEGMENTER_EARLY of silence; a turn whose words are a
+    whole message (`complete`, the end-of-turn text signal) is over as soon as it is understood, any
+    other after SEGMENTER_CEILING; then the engine replies and piper makes the first sentence.
+    (bench/turn.py measures the end of turn itself, with Silero's own lag.)
     """
-    return max(SEGMENTER_HANGOVER, SEGMENTER_EARLY + understand_seconds) + reply_seconds
+    ready = SEGMENTER_EARLY + understand_seconds
+    return (ready if complete else max(SEGMENTER_CEILING, ready)) + reply_seconds
 
 
 def intent_of(message: Message | None, text: str) -> Intent:
@@ -162,7 +165,9 @@ class Bench:
             right=right,
             harmful=costly and not confirm and not right,
             confirm=confirm,
-            first_audio=first_audio_seconds(seconds, reply) if reply is not None else None,
+            first_audio=first_audio_seconds(seconds, reply, message_complete(transcript, message) and not trails_off(text))
+            if reply is not None
+            else None,
             seconds=seconds,
             transcript=transcript,
             text=text,
