@@ -14,6 +14,7 @@ from voice_host.ears.asr import (
     RecognitionOptions,
     Recognizer,
     Rejection,
+    is_loop,
     is_phantom,
     is_prompt_echo,
     load_whisper,
@@ -206,6 +207,46 @@ def test_real_messages_are_not_phantoms(text: str) -> None:
     assert not is_phantom(text)
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yes, yes, yes, yes…",
+        "Okay, okay, okay.",
+        "you you you you",
+    ],
+)
+def test_a_word_said_over_and_over_is_a_loop(text: str) -> None:
+    assert is_loop(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yes.",
+        "Yes, yes.",
+        "Yes, yes, yes, I think so.",
+        "Read E1, E1 and E1 again.",
+        "We give up. We give up. We give up.",  # a phrase heard in noise: kept once, doubted
+    ],
+)
+def test_a_word_said_once_or_twice_is_not_a_loop(text: str) -> None:
+    assert not is_loop(text)
+
+
+def test_a_loop_is_rejected_never_a_yes() -> None:
+    options = RecognitionOptions()
+
+    class Judge:
+        def __init__(self) -> None:
+            self.options = options
+
+    def judge(text: str) -> Rejection | None:
+        return Recognizer._judge(Judge(), text, -0.1, 0.01, 1.2, None)  # type: ignore[arg-type]
+
+    assert judge("Yes, yes, yes, yes.") is Rejection.REPETITION
+    assert judge("Yes.") is None
+
+
 PROMPT = "Abel Thwaite, the butler. Martha Ruddock, the housekeeper. Joel Blamire, the nephew."
 
 
@@ -246,3 +287,13 @@ def test_options_are_frozen() -> None:
     with pytest.raises(AttributeError):
         options.beam_size = 1  # type: ignore[misc]
     assert options.max_new_tokens == 40 and options.language == "en" and options.compute_type == "int8"
+
+
+def test_the_closed_set_scores_the_said_exhibit_best(tiny_recognizer: Recognizer, render_speech: Render) -> None:
+    audio = render_speech("Read E seven.")
+    tiny_recognizer.transcribe(audio)  # the pass whose encoder output the scoring reuses
+    candidates = [f" E{n}" for n in (1, 3, 7, 11)]
+    scores = tiny_recognizer.score_continuations(audio, "Read", candidates)
+    assert scores.continuations == tuple(candidates)
+    assert scores.ranked()[0][0] == " E7"
+    assert all(score <= 0.0 for score in scores.scores)  # mean log-probabilities

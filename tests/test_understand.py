@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -11,14 +12,19 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import Command, MessageKind
-from voice_host.ears.asr import HeardWord, Transcript
+from voice_host.ears.asr import HeardWord, SlotScores, Transcript
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.cascade import (
     Biasing,
+    CheckPass,
     FirstPass,
+    FocusPass,
+    NearVoicePass,
     PassName,
+    RecognitionPass,
     RecognitionPasses,
     Slot,
+    SlotPass,
     SlotPrefixes,
     Vocabulary,
     cascade_for,
@@ -176,6 +182,7 @@ class ScriptedRecognizer:
     beams: list[int | None] = field(default_factory=list)  # the beam asked for, each call
     near: str = ""  # what the near-voice pass hears (the audio it is given is not the utterance's)
     utterance: object = None  # the first audio given: the utterance itself
+    fits: dict[str, float] = field(default_factory=dict)  # closed-set scores by continuation (else -10)
 
     def transcribe(
         self,
@@ -208,6 +215,11 @@ class ScriptedRecognizer:
             initial_prompt=initial_prompt or None,
         )
 
+    def score_continuations(self, audio: object, prefix: str, continuations: Sequence[str]) -> SlotScores:
+        self.calls.append(f"closed set: {prefix}")
+        scores = tuple(self.fits.get(continuation, -10.0) for continuation in continuations)
+        return SlotScores(prefix, tuple(continuations), scores, 0.01)
+
     def time_words(self, audio: object, transcript: Transcript) -> Transcript:
         self.calls.append("word levels")
         loud = self.loud or tuple((word, -20.0) for word in transcript.text.split())  # one voice unless told
@@ -216,13 +228,20 @@ class ScriptedRecognizer:
         return replace(transcript, words=words)
 
 
-def passes_for(case: Case, recognizer: ScriptedRecognizer, biasing: Biasing) -> RecognitionPasses:
+def passes_for(
+    case: Case, recognizer: ScriptedRecognizer, biasing: Biasing, passes: tuple[RecognitionPass, ...] = ()
+) -> RecognitionPasses:
     return RecognitionPasses(
-        recognizer,  # type: ignore[arg-type]  # only transcribe() and time_words() are used
+        recognizer,  # type: ignore[arg-type]  # only transcribe(), time_words() and score_continuations() are used
         Vocabulary.for_suspects(case.suspects),
         Understander(case.suspects),
         biasing,
+        passes=passes,
     )
+
+
+# The slot pass in place of the closed-set pass: what ran before the closed set, still a pass to list.
+WITH_SLOT_PASS = (FirstPass(), SlotPass(), FocusPass(), NearVoicePass(), CheckPass())
 
 
 AUDIO = np.zeros(16_000, dtype=np.float32)
@@ -294,7 +313,7 @@ def test_a_slot_pass_runs_only_for_a_command_missing_its_argument(
 
 def test_a_lost_exhibit_is_heard_again_from_the_verb(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Read the salmon.", "", slots={"Read E": "Read E7."})
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, WITH_SLOT_PASS).hear(AUDIO, game, SEATS)
     assert recognizer.calls[1] == "prefix: Read E" and result.passes == 2
     assert result.heard.message is not None and result.heard.message.command is Command.READ
     assert result.heard.message.exhibits == (7,)
@@ -305,7 +324,7 @@ def test_a_confrontation_filled_by_the_slot_pass_is_confirmed(case: Case, round_
     recognizer = ScriptedRecognizer(
         "Confront Phoebe with the iron.", "", slots={"Confront Phoebe with E": "Confront Phoebe with E7."}
     )
-    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, WITH_SLOT_PASS).hear(AUDIO, round_two, SEATS).heard
     assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
     assert heard.message.suspect == "marsden" and heard.message.exhibits == (7,)
     assert heard.needs_confirmation  # the number was heard only by the slot pass
@@ -315,14 +334,14 @@ def test_the_other_way_to_cite_is_tried_when_the_first_hears_nothing(case: Case,
     recognizer = ScriptedRecognizer(
         "Read that limit, too.", "", slots={"Read E": "Read Edith.", "Read exhibit": "Read exhibit 2."}
     )
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, WITH_SLOT_PASS).hear(AUDIO, game, SEATS)
     assert recognizer.calls[1:] == ["prefix: Read E", "prefix: Read exhibit"] and result.passes == 3
     assert result.heard.message is not None and result.heard.message.exhibits == (2,)
 
 
 def test_whisper_unprompted_is_the_last_try_for_a_read(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Read the fall.", "3D4.", slots={"Read E": "Read E-fall.", "Read exhibit": "Read default."})
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, WITH_SLOT_PASS).hear(AUDIO, game, SEATS)
     assert recognizer.calls[1:] == ["prefix: Read E", "prefix: Read exhibit", None] and result.passes == 4
     assert result.heard.message is not None and result.heard.message.command is Command.READ
     assert result.heard.message.exhibits == (4,)
@@ -330,7 +349,7 @@ def test_whisper_unprompted_is_the_last_try_for_a_read(case: Case, game: Game) -
 
 def test_a_slot_pass_that_hears_no_argument_changes_nothing(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Read the room.", "", slots={"Read E": "Read Eau.", "Read exhibit": "Read exhibit room."})
-    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, WITH_SLOT_PASS).hear(AUDIO, game, SEATS).heard
     assert heard.text == "Read the room." and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
 
@@ -442,8 +461,68 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
     assert result.heard.text == "Read the salmon."
     assert [step.name for step in cascade_for(Biasing.PROMPT_CHECKED)] == [
         PassName.FIRST,
-        PassName.SLOT,
+        PassName.CLOSED_SET,
         PassName.FOCUS,
         PassName.NEAR_VOICE,
         PassName.CHECK,
     ]
+
+
+# --- The closed-set pass ---------------------------------------------------------------------------
+
+
+def test_the_closed_set_fills_a_lost_exhibit(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read the salmon.", "", fits={" E7": -2.0, " exhibit 7": -2.5, " E3": -4.0})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert recognizer.calls[1:] == ["closed set: Read"] and result.passes == 2
+    assert result.heard.message is not None and result.heard.message.command is Command.READ
+    assert result.heard.message.exhibits == (7,)
+    assert [c.kind for c in result.heard.corrections] == [CorrectionKind.EXHIBIT]
+    assert result.heard.transcript == "Read the salmon."
+
+
+def test_a_confrontation_the_closed_set_filled_is_confirmed(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Confront Phoebe with the iron.", "", fits={" E7": -1.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert recognizer.calls[1] == "closed set: Confront Phoebe with"
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "marsden" and heard.message.exhibits == (7,)
+    assert heard.needs_confirmation  # the number came from the closed set, not the transcript
+
+
+@pytest.mark.parametrize(
+    "fits",
+    [
+        {" E7": -7.0},  # the best does not fit: below the floor
+        {" E7": -2.0, " exhibit 1": -2.5},  # the best does not stand out from the next
+    ],
+)
+def test_the_closed_set_fills_nothing_it_is_not_sure_of(case: Case, game: Game, fits: dict[str, float]) -> None:
+    recognizer = ScriptedRecognizer("Read the room.", "", fits=fits, avg_logprob=math.log(0.95))
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert "closed set: Read" in recognizer.calls
+    assert heard.text == "Read the room." and heard.message is not None
+    assert heard.message.kind is MessageKind.TABLE_TALK
+
+
+def test_the_closed_set_fills_a_lost_name(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Answers, Cobb.", "", fits={" Keld": -3.0, " Francis": -3.5})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert recognizer.calls[1] == "closed set: Answers"
+    assert heard.message is not None and heard.message.command is Command.ANSWERS
+    assert heard.message.suspect == "keld"
+    assert any(c.kind is CorrectionKind.NAME for c in heard.corrections)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Read E7.",  # the transcript filled the slot: left as heard
+        "Read.",  # nothing heard after the verb: no slot to fill
+        "We should read the letter again.",  # the verb does not open the message: not a command
+    ],
+)
+def test_the_closed_set_never_decides_what_the_message_is(case: Case, game: Game, said: str) -> None:
+    recognizer = ScriptedRecognizer(said, "", fits={" E3": -1.0}, avg_logprob=math.log(0.95))
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert not any(str(call).startswith("closed set") for call in recognizer.calls)

@@ -9,7 +9,8 @@ Guards (each a reason in `Transcript.rejected`, with the raw text kept for diagn
 - low confidence: avg_logprob below a floor;
 - a phantom: the phrases Whisper produces from silence and noise ("Thank you.", "Thanks for watching",
   "you", subtitle credits ...);
-- a repetition loop (compression ratio), and `max_new_tokens` caps how long a loop can run;
+- a repetition loop: one word three times or more and nothing else ("Yes, yes, yes."), or a long
+  loop (compression ratio); `max_new_tokens` caps how long a loop can run;
 - a prompt echo: the transcript is a run of the initial prompt's own words (`is_prompt_echo`).
 """
 
@@ -21,6 +22,7 @@ import math
 import re
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -37,7 +39,6 @@ log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from faster_whisper import WhisperModel
-
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class RecognitionOptions:
     reject_no_speech_prob: float = 0.9  # this sure of no speech: rejected whatever the log-probability
     reject_avg_logprob: float = -1.6  # below this the words are guesses
     compression_ratio_threshold: float = 2.4  # above this the text loops
+    loop_repeats: int = 3  # one word this many times and nothing else is a loop, never a message
     min_audio_seconds: float = 0.2  # shorter is not an utterance
     reject_phantoms: bool = True
     reject_prompt_echo: bool = True
@@ -213,6 +215,18 @@ def is_phantom(text: str) -> bool:
     return any(fragment in padded for fragment in PHANTOM_FRAGMENTS)
 
 
+def is_loop(text: str, min_repeats: int = 3) -> bool:
+    """True when the whole transcript is one word said again and again: "Yes, yes, yes, yes…".
+
+    Whisper writes such loops from noise ("Okay, okay, okay.", "you you you"); a table says a word
+    once or twice, not three times running. Only a transcript that is nothing but the one word
+    counts. A phrase Whisper repeats ("We give up. We give up. We give up.") is what it heard said
+    once in noise: it is kept once and doubted (`has_repeats` in normalise), not thrown away.
+    """
+    words = _words(text)
+    return len(words) >= min_repeats and len(set(words)) == 1
+
+
 def is_prompt_echo(text: str, prompt: str | None, min_words: int = 3, min_similarity: float = 92.0) -> bool:
     """True when the transcript is just a run of the prompt's own words (Whisper echoing its prompt).
 
@@ -294,6 +308,48 @@ def _windowed_model_class() -> type:
             return encoded
 
     return WindowedWhisperModel
+
+
+@dataclass(frozen=True)
+class SlotScores:
+    """Closed-set scores for one slot: each continuation of the prefix, and its mean token log-probability."""
+
+    prefix: str
+    continuations: tuple[str, ...]
+    scores: tuple[float, ...]
+    seconds: float
+
+    def ranked(self) -> list[tuple[str, float]]:
+        """The continuations, best first."""
+        return sorted(zip(self.continuations, self.scores, strict=True), key=lambda pair: pair[1], reverse=True)
+
+
+_PAD_TOKEN = 13  # "." in Whisper's vocabulary
+
+
+def _common_prefix_length(sequences: Sequence[tuple[int, ...]]) -> int:
+    shortest = min(len(tokens) for tokens in sequences)
+    for index in range(shortest):
+        if len({tokens[index] for tokens in sequences}) > 1:
+            return index
+    return shortest
+
+
+def _log_softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    top = logits.max(axis=-1, keepdims=True)
+    shifted: npt.NDArray[np.float32] = logits - top
+    normaliser: npt.NDArray[np.float32] = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    return shifted - normaliser
+
+
+def _repeat_batch(encoded: object, size: int) -> object:
+    """The encoder output repeated for a batch of decoder prompts (CTranslate2 wants one row per prompt)."""
+    if size == 1:
+        return encoded
+    import ctranslate2  # type: ignore[import-untyped]
+
+    array = np.asarray(encoded)
+    return ctranslate2.StorageView.from_array(np.ascontiguousarray(np.repeat(array, size, axis=0)))
 
 
 _models: dict[tuple[Path, str, int], WhisperModel] = {}
@@ -446,6 +502,89 @@ class Recognizer:
         )
         return replace(transcript, words=words, seconds=time.perf_counter() - started)
 
+    def score_continuations(self, audio: Audio, prefix: str, continuations: Sequence[str]) -> SlotScores:
+        """How well each continuation of `prefix` fits the audio: its mean token log-probability.
+
+        A closed set of candidates for one slot ("Read E" + "1" … "16", "Answers" + each name) is
+        scored on the encoder output the passes over this audio already made, with no prompt, in
+        one batched decoder call. The candidates' tokens form a trie: Whisper is forced along each
+        path that branches and gives the next token's whole distribution at every node on it, so
+        every candidate's tokens are scored with one sequence per branching path (the sixteen
+        exhibit numbers after "Read E" are single tokens: one sequence for all of them). Only the
+        candidates' own tokens are scored, not the prefix they share; the mean, not the sum, so a
+        longer name is not worse for being longer.
+        """
+        from faster_whisper.tokenizer import Tokenizer
+
+        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+        model = self.model
+        tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=self.options.language)
+        started = time.perf_counter()
+        # As faster-whisper writes a prefix: one leading space, then the words.
+        full = [tuple(tokenizer.encode(" " + (prefix.strip() + continuation).strip())) for continuation in continuations]
+        if not full:
+            return SlotScores(prefix, (), (), 0.0)
+        shared = _common_prefix_length(full)
+        # Every candidate needs the distribution at each of its own tokens: forcing the path up to its
+        # last token gives all of them. A path inside another path is already covered by it.
+        paths = sorted({tokens[: len(tokens) - 1] for tokens in full if len(tokens) > shared}, key=len, reverse=True)
+        forced: list[tuple[int, ...]] = []
+        for path in paths:
+            if not any(longer[: len(path)] == path for longer in forced):
+                forced.append(path)
+        if not forced:
+            return SlotScores(prefix, tuple(continuations), tuple(-math.inf for _ in full), 0.0)
+        start = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
+        # CTranslate2 forces a batch's text tokens only as far as the shortest prompt's: every path is
+        # padded to the longest with a full stop (the decoder is causal: what follows a token never
+        # changes the distributions before it).
+        longest = max(len(path) for path in forced)
+        prompts = [start + list(path) + [_PAD_TOKEN] * (longest - len(path)) for path in forced]
+        # Decode exactly one token past the forced ones: CTranslate2 caps the steps at half of
+        # max_length and at max_length less the prompt before <|notimestamps|>.
+        steps = longest + 1
+        with _transcribe_lock:
+            model.window_frames = window_frames(len(audio) / SAMPLE_RATE, self.options.window_padding_seconds)
+            try:
+                encoded = self._encoded(audio)
+                batch = _repeat_batch(encoded, len(forced))
+                results = model.model.generate(
+                    batch,
+                    prompts,
+                    beam_size=1,
+                    max_length=max(2 * steps, steps + len(start) - 1),
+                    return_logits_vocab=True,
+                    suppress_blank=False,
+                    suppress_tokens=[],
+                )
+            finally:
+                model.window_frames = None
+        # Row i of a path's logits is the distribution over token i of that path (the last row: the
+        # token after it): log-softmax once per row.
+        rows = [_log_softmax(np.asarray(result.logits[0], dtype=np.float32)) for result in results]
+        scores = []
+        for tokens in full:
+            if len(tokens) <= shared:
+                scores.append(-math.inf)  # the same as another candidate up to its end: nothing of its own
+                continue
+            path = tokens[:-1]
+            row = rows[next(i for i, forced_path in enumerate(forced) if forced_path[: len(path)] == path)]
+            logprobs = [float(row[i, tokens[i]]) for i in range(shared, len(tokens))]
+            scores.append(sum(logprobs) / len(logprobs))
+        return SlotScores(prefix, tuple(continuations), tuple(scores), time.perf_counter() - started)
+
+    def _encoded(self, audio: Audio) -> object:
+        """The encoder output for this audio, windowed exactly as `transcribe` made it (so it is the kept one).
+
+        Call with the transcribe lock held and the model's window set.
+        """
+        from faster_whisper.audio import pad_or_trim
+
+        model = self.model
+        features = model.feature_extractor(audio)
+        content_frames = min(features.shape[-1] - 1, model.feature_extractor.nb_max_frames)
+        return model.encode(pad_or_trim(features[:, :content_frames]))
+
     def _decode(
         self, audio: Audio, prompt: str | None, hot: str | None, prefix: str | None, beam_size: int
     ) -> tuple[TranscriptSegment, ...]:
@@ -489,7 +628,7 @@ class Recognizer:
             return Rejection.PHANTOM
         if options.reject_prompt_echo and is_prompt_echo(raw, prompt):
             return Rejection.PROMPT_ECHO
-        if compression > options.compression_ratio_threshold:
+        if compression > options.compression_ratio_threshold or is_loop(raw, options.loop_repeats):
             return Rejection.REPETITION
         if avg_logprob < options.reject_avg_logprob:
             return Rejection.LOW_CONFIDENCE

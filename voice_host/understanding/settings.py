@@ -63,6 +63,11 @@ class UnderstandingSettings:
     # Check pass: it only asks whether a name was really said; greedy decoding answers that as well
     # as beam 5, and sooner (the figures: docs/benchmarks.md, "Voice understanding").
     check_beam_size: int = 1
+    # Closed-set pass: the best candidate fills an empty slot only when its mean token log-probability
+    # is at least the floor and leads the next best value by the margin (on the tune fixtures the
+    # right fills were above -5.3 and a whole nat ahead; the wrong ones below or close behind).
+    closed_set_floor: float = -5.5
+    closed_set_margin: float = 1.0
 
 
 DEFAULT_SETTINGS = UnderstandingSettings()
