@@ -56,6 +56,8 @@ def game() -> Game:
         "Save.",
         "Keld did it.",
         "Abel, where were you?",
+        "Francis, your shoes were wet when we came in.",
+        "Ask Abel Thwaite where did you find her.",
     ],
 )
 def test_whole_card_messages_are_complete(game: Game, said: str) -> None:
@@ -89,8 +91,10 @@ def test_a_command_whisper_wrote_with_a_comma_is_still_complete(game: Game) -> N
     assert not message_complete("Abel, where were you,", game.preview("Abel, where were you"))
 
 
-def test_table_talk_waits_for_more(game: Game) -> None:
-    assert not message_complete("I'm not sure about him.", game.preview("I'm not sure about him."))
+def test_table_talk_is_complete_unless_it_trails_off(game: Game) -> None:
+    assert message_complete("I'm not sure about him.", game.preview("I'm not sure about him."))
+    assert not message_complete("So what do we know,", game.preview("So what do we know,"))
+    assert not message_complete("Reverend Thwaite,", game.preview("Reverend Thwaite,"))
 
 
 def test_trailing_marks_and_linking_words() -> None:
