@@ -12,6 +12,7 @@ from enum import Enum, auto
 
 from engine.case import Case, RulePassage
 from engine.exhibits import cited_exhibits, distinct
+from engine.grammar import IntentKind, IntentMatch, StateQuestion, grammar, phrases
 from engine.messages import Command, Message, MessageKind
 from engine.names import NameIndex
 from engine.rules import EXHIBITS, MAX_COUNTED_EXHIBITS, QUESTIONS_PER_ROUND
@@ -33,6 +34,8 @@ class Action(Enum):
     SEALED = auto()  # rule 8 request
     NOTHING_SEARCHED = auto()
     RULES = auto()
+    STATE = auto()  # a question about the state, answered from it
+    WHO_IS = auto()  # who one of the six is
     LATECOMER = auto()
     TABLE_TALK = auto()
     ONLY_SUSPECTS = auto()  # "Only the six can be questioned."
@@ -99,6 +102,7 @@ class Decision:
     names: tuple[str, ...] = ()
     save: SaveBlock | None = None
     command_round: int | None = None  # `statements round 2`
+    state_question: StateQuestion | None = None
 
 
 # --- fixed vocabularies of the card --------------------------------------------------------------
@@ -107,43 +111,33 @@ QUESTION_WORDS = frozenset(
     "who what where when why how did were was is do does have has had can could would will are which whose "
     "tell describe explain".split()
 )
-# Words that agree, alone ("yes") or leading a reply ("yes, lock it").
-_AGREEMENT = r"yes|yeah|yep|yup|aye|sure|ok|okay|agreed|agree|we agree|correct|confirm(?:ed)?|do it|go ahead"
-_YES = re.compile(
-    rf"^(?:{_AGREEMENT}|lock it(?: in)?|go on|y)\b(?:[\s,.!]+(?:please|yes|lock it|we agree|agreed|do it))*[\s.!]*$",
-    re.IGNORECASE,
-)
-_AGREE = re.compile(rf"^(?:{_AGREEMENT}|lock it|lock|that's right|that is right|y)\b", re.IGNORECASE)
-_NO = re.compile(r"^(?:no|nope|nah|not yet|cancel|wait|don't|do not|n)\b[\s.!]*(?:thanks|thank you)?[\s.!]*$", re.IGNORECASE)
-_GIVE_UP = re.compile(
-    r"^(?:(?:we|i)\s+)?(?:give up|surrender)(?: now)?$|^stop(?: the game| playing| now)?$|^end (?:the )?(?:game|night)(?: now)?$|"
-    r"^quit(?: the game)?$|^(?:please )?tell us the answer(?: now)?$|^(?:we want to |"
-    r"let us |let's |can we )?hear the answer(?: now)?$|"
-    r"^(?:just )?tell us who did it(?: now)?$|^end it(?: now)?$",
-    re.IGNORECASE,
-)
+# The card's commands in other words come from the phrase grammar (engine/phrases.toml), which
+# rewrites them to the card's own message; the patterns below read only the card's own forms.
+_ENGINE_INTENTS = frozenset({IntentKind.COMMAND, IntentKind.STATE, IntentKind.RULES, IntentKind.WHO})
+
+
+def _alternation(phrases_: tuple[str, ...]) -> str:
+    return "|".join(r"\s+".join(re.escape(word) for word in phrase.split()) for phrase in phrases_)
+
+
+# A reply that agrees ("yes, lock it", "correct: Thwaite") starts with one of the grammar's yes phrases.
+_AGREE = re.compile(rf"^(?:{_alternation(phrases('yes'))})(?=\W|$)", re.IGNORECASE)
+_NO = re.compile(rf"^(?:{_alternation(phrases('no'))})(?=\W|$)", re.IGNORECASE)
 _READ = re.compile(
     r"^(?:re-?read|read(?: out)?|read (?:us|me))\s+(?:again\s+)?(?:(?:exhibit|number)\s+|e\s?-?\s?|#)?(\d{1,3})(?:\s+again)?$",
     re.IGNORECASE,
 )
 _STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|in\s+)?(?:round\s+)?(\d{1,2}))?$", re.IGNORECASE)
 _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
-_PLEASE = re.compile(r"^please[\s,]+|[\s,]+please$", re.IGNORECASE)
-_SIMPLE = {
-    "lies": Command.LIES,
-    "pass": Command.PASS,
-    "next": Command.NEXT,
-    "next round": Command.NEXT,
-    "save": Command.SAVE,
-    "save the game": Command.SAVE,
-    "save game": Command.SAVE,
-}
+_SIMPLE = {"lies": Command.LIES, "pass": Command.PASS, "next": Command.NEXT, "save": Command.SAVE, "give up": Command.GIVE_UP}
+_ANSWER = {"yes": Command.YES, "no": Command.NO}
 
 _SEALED = re.compile(
     r"\b(?:the (?:answer|solution|culprit)|who (?:did it|done it|is (?:the )?(?:killer|"
     r"murderer|guilty|culprit)|"
     r"murdered)|who'?s (?:the )?(?:killer|murderer|guilty|lying)|who is lying|who lied|which (?:of them )?(?:lied|is lying)|"
-    r"(?:the|their|his|her|any|all) lies|(?:a |any |some |another )?hints?|clues?|nudge|"
+    r"(?:the|their|his|her|any|all|which) lies|lies (?:are |is )?(?:still )?(?:standing|unbroken|left)|"
+    r"(?:a |any |some |another )?hints?|clues?|nudge|"
     r"summar(?:y|ise|ize)|recap|sum (?:it |this )?up|"
     r"time ?line|chronolog|check (?:our|my|this|a|the) theory|our theory|my theory|are we (?:right|close|correct|on the right)|"
     r"am i (?:right|close|correct)|is (?:it|that) (?:right|correct)|were we right|(?:the|his|her|their|a|\w+'s) files?\b)",
@@ -230,16 +224,60 @@ class Classifier:
         if situation.phase is Phase.OVER:
             return self._over(text)
         stripped = self.prestrip(text, situation.seats)
+        said = self.phrasing(stripped)
+        # A card command in other words is that command: the card's own message from here on.
+        card = said.card_message if said is not None and said.intent.kind is IntentKind.COMMAND else None
         if situation.phase is Phase.SEATING:
-            return self._seating(stripped, situation)
+            return self._seating(card or stripped, said, situation)
         if situation.pending is not None:
-            if _YES.match(stripped) or (situation.pending is Pending.END_ROUND and stripped.lower().rstrip(".!") == "next"):
+            if card == "yes" or (situation.pending is Pending.END_ROUND and card == "next"):
                 return Decision(Action.CONFIRM, self._msg(MessageKind.COMMAND, stripped, command=Command.YES, costly=True))
-            if _NO.match(stripped):
+            if card == "no":
                 return Decision(Action.DECLINE, self._msg(MessageKind.COMMAND, stripped, command=Command.NO))
         if situation.accusation is Accusation.READ and situation.read_back is not None:
-            return self._after_read_back(stripped, situation)
-        return self._rules(stripped, situation)
+            return self._after_read_back(stripped, situation, agrees=card == "yes")
+        if said is not None and card is None:
+            return self._answer_from_card(said, stripped, situation)
+        return self._rules(card or stripped, situation)
+
+    def phrasing(self, text: str) -> IntentMatch | None:
+        """What the phrase grammar makes of a whole message: a card command in other words, or a question
+        about the state, the rules or one of the six; None when it is none of these (or names no one)."""
+        for said in grammar().matches(text, _ENGINE_INTENTS):
+            kind, name = said.intent.kind, said.slots.get("name")
+            if name is not None and kind is IntentKind.COMMAND and not (self.names.mentions(name) or self.names.redirects(name)):
+                continue  # "what did the waits say" asks for no one's answers
+            if kind is IntentKind.WHO and self._only_suspect(name or "") is None:
+                continue  # "who is the killer" is not a who-is question
+            if kind is IntentKind.RULES and self._passage(said.intent.passage) is None:
+                continue
+            return said
+        return None
+
+    def _only_suspect(self, text: str) -> str | None:
+        """The one suspect `text` is wholly the name of ("the butler", "Mr. Julius Ormerod"), or None."""
+        mentions = self.names.mentions(text)
+        if len({m.suspect for m in mentions}) != 1:
+            return None
+        rest = text
+        for mention in reversed(mentions):
+            rest = rest[: mention.start] + " " + rest[mention.end :]
+        rest = re.sub(self.names.title_pattern, " ", rest + " ", flags=re.IGNORECASE)
+        return mentions[0].suspect if not words(rest) else None
+
+    def _passage(self, key: str) -> RulePassage | None:
+        return next((p for p in self.case.public.rules_passages if p.key == key), None)
+
+    def _answer_from_card(self, said: IntentMatch, text: str, s: Situation) -> Decision:
+        """A question about the state, the rules or who one of the six is: free, from the state or HOW TO PLAY."""
+        message = self._msg(MessageKind.OTHER, text)
+        kind = said.intent.kind
+        if kind is IntentKind.STATE:
+            return Decision(Action.STATE, message, state_question=said.intent.state)
+        if kind is IntentKind.WHO:
+            suspect = self._only_suspect(said.slots.get("name", ""))
+            return Decision(Action.WHO_IS, message, suspect=suspect)
+        return Decision(Action.RULES, message, passage=self._passage(said.intent.passage))
 
     @staticmethod
     def prestrip(text: str, seats: tuple[str, ...]) -> str:
@@ -305,11 +343,11 @@ class Classifier:
         return Decision(Action.TABLE_TALK, self._msg(MessageKind.TABLE_TALK, text))  # rule 8
 
     def _command(self, bare: str, s: Situation) -> Decision | None:
-        bare = _PLEASE.sub("", bare).strip() or bare  # "Next, please." is next
-        lowered = bare.lower()
-        if _GIVE_UP.match(bare):
-            return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.GIVE_UP))
+        """Rule 1 on the card's own forms (the grammar has already turned other words into them)."""
+        lowered = " ".join(bare.lower().split())
         simple = _SIMPLE.get(lowered)
+        if simple is Command.GIVE_UP:
+            return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.GIVE_UP))
         if simple is not None:
             if simple is Command.PASS and s.solo:
                 return None  # "just me": pass is dropped
@@ -342,10 +380,9 @@ class Classifier:
             if not named and redirects:
                 return Decision(Action.REDIRECT, message, suspect=redirects[0][1])
             return Decision(Action.COMMAND, message, suspect=suspect)
-        if _YES.match(bare):
-            return Decision(Action.TABLE_TALK, self._msg(MessageKind.COMMAND, bare, command=Command.YES))
-        if _NO.match(bare):
-            return Decision(Action.TABLE_TALK, self._msg(MessageKind.COMMAND, bare, command=Command.NO))
+        answer = _ANSWER.get(lowered)
+        if answer is not None:  # yes or no with nothing waiting for one
+            return Decision(Action.TABLE_TALK, self._msg(MessageKind.COMMAND, bare, command=answer))
         return None
 
     def _exhibit_check(self, decision: Decision, number: int, s: Situation) -> Decision:
@@ -642,12 +679,13 @@ class Classifier:
             exhibits=exhibits,
         )
 
-    def _after_read_back(self, text: str, s: Situation) -> Decision:
+    def _after_read_back(self, text: str, s: Situation, agrees: bool) -> Decision:
         assert s.read_back is not None
         accused, counted = s.read_back
         others = [key for key in self.names.suspects_named(text) if key != accused]
         new_numbers = [n for n in cited_exhibits(text) if n not in counted]
-        if _AGREE.match(text) and not _NO.match(text) and not others and not new_numbers and "?" not in text:
+        agrees = agrees or (_AGREE.match(text) is not None and _NO.match(text) is None and "?" not in text)
+        if agrees and not others and not new_numbers:
             return Decision(
                 Action.LOCK,
                 self._msg(MessageKind.COMMAND, text, command=Command.YES, suspect=accused, exhibits=counted, costly=True),
@@ -661,14 +699,18 @@ class Classifier:
 
     # -- seating, saves and the end -----------------------------------------------------------
 
-    def _seating(self, text: str, s: Situation) -> Decision:
+    def _seating(self, text: str, said: IntentMatch | None, s: Situation) -> Decision:
         bare = text.rstrip(" .!").strip()
-        if _GIVE_UP.match(bare):
+        if bare == "give up":
             return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.GIVE_UP))
-        if s.pending is Pending.GIVE_UP and _YES.match(bare):
+        if s.pending is Pending.GIVE_UP and bare == "yes":
             return Decision(Action.CONFIRM, self._msg(MessageKind.COMMAND, bare, command=Command.YES, costly=True))
         if _SEATING_HELP.match(bare):
             return Decision(Action.SEATING_HELP, self._msg(MessageKind.OTHER, text))
+        if said is not None and said.intent.kind in (IntentKind.RULES, IntentKind.WHO):
+            return self._answer_from_card(said, text, s)  # a rules question is free even before the names
+        if said is not None:  # a question about a state not begun, or a command: who is at the table first
+            return Decision(Action.ASK_SEATS, self._msg(MessageKind.OTHER, text))
         if _SOLO.match(bare) and not s.awaiting_nickname:
             return Decision(Action.SEAT, self._msg(MessageKind.OTHER, text), names=("you",))
         names = self.seat_names(bare)

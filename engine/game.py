@@ -11,7 +11,8 @@ from dataclasses import dataclass, field, replace
 
 from engine.case import Case, EntryKind, FileEntry, GradePart
 from engine.classify import Action, Classifier, Decision, Pending, Situation
-from engine.ledger import full_state, ledger_line
+from engine.grammar import StateQuestion
+from engine.ledger import full_state, full_state_of, ledger_line
 from engine.messages import Command, Message
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.rules import EXHIBITS_PER_ROUND, QUESTIONS_PER_ROUND, ROUNDS
@@ -144,7 +145,11 @@ class Game:
 
     def preview(self, text: str) -> Message:
         """What `text` would be taken as now, without applying it."""
-        return self.classifier.classify(bounded(text), self._situation()).message
+        return self.decide(text).message
+
+    def decide(self, text: str) -> Decision:
+        """What the Host would do with `text` now (the classifier's whole decision), without applying it."""
+        return self.classifier.classify(bounded(text), self._situation())
 
     def handle(self, text: str) -> Reply:
         # Bounded here, so typed, spoken, pasted and replayed text is all taken the same way.
@@ -298,6 +303,37 @@ class Game:
     def _do_rules(self, d: Decision) -> None:
         assert d.passage is not None
         self._system(d.passage.text)
+
+    def _do_state(self, d: Decision) -> None:
+        """A question about the state: one line of FULL STATE (or the whole), never an interpretation."""
+        t = self._t
+        question = d.state_question
+        lines = full_state_of(self._state_at(t.turn + 1), self.joining)
+        if question is StateQuestion.FULL:
+            self._full_state()
+        elif question is StateQuestion.TURN:
+            if t.in_accusation:
+                self._system(QUESTIONS_DONE)
+            else:
+                self._prompt()  # "Question 2 of 4: Ben." (or the round's end line)
+        elif question is StateQuestion.QUESTIONS:
+            self._system(lines.questions)
+        elif question is StateQuestion.ROUND:
+            self._system(lines.round)
+        elif question is StateQuestion.EXHIBITS:
+            self._system(lines.exhibits)
+        elif question is StateQuestion.LIES:
+            self._system(lines.lies)
+        elif question is StateQuestion.SEATS:
+            self._system(lines.seats)
+        elif question is StateQuestion.ACCUSATION:
+            self._system(lines.accusation)
+
+    def _do_who_is(self, d: Decision) -> None:
+        """ "Who is the butler?" -> "Abel Thwaite, the butler.": THE SIX's own words."""
+        assert d.suspect is not None
+        suspect = self.case.suspect(d.suspect)
+        self._system(f"{suspect.name}, {suspect.role}.")
 
     def _do_latecomer(self, d: Decision) -> None:
         t = self._t

@@ -1,0 +1,423 @@
+"""What people say, as data: a small declarative phrase grammar in the template language of hassil.
+
+The phrasings live in `phrases.toml` beside this module; this module only reads them. A template is
+words, `(a|b)` alternatives, `[a|b]` optional words, `{slot}` values from a list and `<part>` shared
+expansions, as in Home Assistant's intents (hassil is not imported: the engine keeps to the standard
+library). Each intent names what it means (a card command, a question about the state, a rules
+passage...) and carries its own test sentences.
+
+A template matches a whole message, word for word, after `engine.text.words` (lowercase, no
+punctuation): "Could you read exhibit 7, please?" is `could you read exhibit 7 please`. The first
+intent in the file that matches wins, so the order in the file is part of the grammar. Matching is
+pure and deterministic, so a journal replays through it unchanged.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from engine.text import words
+
+PHRASES_FILE = Path(__file__).with_name("phrases.toml")
+# Nobody says a command or asks the Host about the game in more words than this; longer messages
+# are never matched (and a long message is not scanned by every template).
+MAX_PHRASE_WORDS = 24
+
+
+class GrammarError(ValueError):
+    """A template or the phrase file is malformed."""
+
+
+class IntentKind(Enum):
+    COMMAND = "command"  # a card command in other words: `card` is the card's own message
+    HOST = "host"  # a request to the voice host itself (repeat), never a game message
+    STATE = "state"  # a question about the state, answered from it
+    RULES = "rules"  # a rules question, answered from a HOW TO PLAY passage
+    WHO = "who"  # who one of the six is, by name or role
+
+
+class StateQuestion(Enum):
+    """The state questions the Host answers, each with one line of FULL STATE (or the prompt line)."""
+
+    TURN = "turn"
+    QUESTIONS = "questions"
+    ROUND = "round"
+    EXHIBITS = "exhibits"
+    LIES = "lies"
+    SEATS = "seats"
+    ACCUSATION = "accusation"
+    FULL = "full"
+
+
+# --- the template language ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+
+
+@dataclass(frozen=True)
+class Slot:
+    name: str
+    possessive: bool = False  # written `{name}'s`: the slot's last word carries 's
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str  # a shared expansion, `<name>`
+
+
+@dataclass(frozen=True)
+class Choice:
+    options: tuple[Phrase, ...]
+    optional: bool
+
+
+@dataclass(frozen=True)
+class Phrase:
+    items: tuple[Word | Slot | Part | Choice, ...]
+
+
+_TOKEN = re.compile(r"\s*(?:(?P<open>[(\[])|(?P<close>[)\]])|(?P<bar>\|)|\{(?P<slot>[a-z_]+)\}(?P<poss>'s)?|<(?P<part>[a-z_]+)>|"
+                    r"(?P<word>[^\s()\[\]|{}<>]+))")  # fmt: skip
+
+
+def parse_template(template: str) -> Phrase:
+    """`(hear|read) [us] the statements [again]` as a tree of words, choices, slots and parts."""
+    tokens: list[tuple[str, str]] = []
+    pos = 0
+    template = template.strip()
+    while pos < len(template):
+        match = _TOKEN.match(template, pos)
+        if match is None or match.end() == pos:
+            raise GrammarError(f"cannot read {template!r} at {pos}")
+        pos = match.end()
+        kind = match.lastgroup
+        if kind == "poss":
+            tokens.append(("slot", match.group("slot") + "'s"))
+        elif kind is not None:
+            tokens.append((kind, match.group(kind)))
+    sequence, end = _parse_sequence(tokens, 0, template)
+    if end != len(tokens):
+        raise GrammarError(f"unbalanced brackets in {template!r}")
+    return sequence
+
+
+def _parse_sequence(tokens: list[tuple[str, str]], pos: int, template: str) -> tuple[Phrase, int]:
+    items: list[Word | Slot | Part | Choice] = []
+    while pos < len(tokens):
+        kind, value = tokens[pos]
+        if kind in ("close", "bar"):
+            break
+        if kind == "open":
+            options: list[Phrase] = []
+            pos += 1
+            while True:
+                option, pos = _parse_sequence(tokens, pos, template)
+                options.append(option)
+                if pos >= len(tokens):
+                    raise GrammarError(f"unclosed bracket in {template!r}")
+                if tokens[pos][0] == "bar":
+                    pos += 1
+                    continue
+                break
+            closing = tokens[pos][1]
+            if (value, closing) not in (("(", ")"), ("[", "]")):
+                raise GrammarError(f"mismatched brackets in {template!r}")
+            items.append(Choice(tuple(options), optional=value == "["))
+            pos += 1
+            continue
+        if kind == "slot":
+            possessive = value.endswith("'s")
+            items.append(Slot(value.removesuffix("'s"), possessive))
+        elif kind == "part":
+            items.append(Part(value))
+        else:
+            for word in words(value):  # "let's" stays one word; "re-read" is two, as a message's are
+                items.append(Word(word))
+        pos += 1
+    return Phrase(tuple(items)), pos
+
+
+# --- slot lists -----------------------------------------------------------------------------------
+
+
+class ListKind(Enum):
+    VALUES = "values"  # fixed phrases, each with the value it stands for
+    EXHIBIT = "exhibit"  # the card's exhibit citations: E7, exhibit 7, exhibit number 7, #7, number 7
+    WILDCARD = "wildcard"  # any few words (a name: the caller decides whether it is one)
+
+
+@dataclass(frozen=True)
+class SlotList:
+    name: str
+    kind: ListKind
+    values: Mapping[str, str] = field(default_factory=dict)  # phrase -> value (VALUES); never alone (WILDCARD)
+
+    def pattern(self, group: str, possessive: bool) -> str:
+        end = "'s " if possessive else " "
+        if self.kind is ListKind.EXHIBIT:
+            return rf"(?:exhibit (?:number )?|number |e )?e?(?P<{group}>\d{{1,3}}){end}"
+        if self.kind is ListKind.WILDCARD:
+            return rf"(?P<{group}>(?:\S+ ){{0,4}}?[^\s']+){end}"
+        phrases = sorted(self.values, key=len, reverse=True)
+        return rf"(?P<{group}>" + "|".join(re.escape(" ".join(words(p))) for p in phrases) + rf"){end}"
+
+    def excludes(self, said: str) -> bool:
+        """A wildcard's values are what it never is on its own ("you" is no one's name)."""
+        return self.kind is ListKind.WILDCARD and said in self.values
+
+    def value(self, said: str) -> str:
+        if self.kind is ListKind.VALUES:
+            return self.values[said]
+        if self.kind is ListKind.EXHIBIT:
+            return str(int(said))
+        return said
+
+
+# --- intents --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Intent:
+    """One thing people mean, the ways they say it, and the sentences that test it."""
+
+    name: str
+    kind: IntentKind
+    templates: tuple[str, ...]
+    tests: tuple[str, ...]
+    card: str = ""  # COMMAND: the card's message, with {slot}s ("read E{exhibit}")
+    state: StateQuestion | None = None  # STATE
+    passage: str = ""  # RULES: the case's HOW TO PLAY passage ("help", "asking"...)
+
+
+@dataclass(frozen=True)
+class IntentMatch:
+    intent: Intent
+    slots: Mapping[str, str]
+
+    @property
+    def card_message(self) -> str:
+        """The card's own message this phrasing stands for ("read E7"), for a COMMAND intent."""
+        return self.intent.card.format_map(dict(self.slots))
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    intent: Intent
+    pattern: re.Pattern[str]
+    groups: Mapping[str, str]  # regex group -> slot name
+
+
+class Grammar:
+    """The phrase grammar: intents in order, each template compiled to one anchored pattern."""
+
+    def __init__(self, intents: tuple[Intent, ...], lists: Mapping[str, SlotList], parts: Mapping[str, str]) -> None:
+        self.intents = intents
+        self.lists = dict(lists)
+        self._parts = {name: parse_template(text) for name, text in parts.items()}
+        self._by_name = {intent.name: intent for intent in intents}
+        if len(self._by_name) != len(intents):
+            raise GrammarError("two intents share a name")
+        self._compiled: list[_Compiled] = []
+        # Templates by the words they can start with, so a message is tried only against those that
+        # could say it (a slot that can come first puts its template under every word).
+        self._by_first: dict[str, list[int]] = {}
+        self._any_first: list[int] = []
+        for intent in intents:
+            for template in intent.templates:
+                groups: dict[str, str] = {}
+                tree = parse_template(template)
+                index = len(self._compiled)
+                self._compiled.append(_Compiled(intent, re.compile(self._regex(tree, groups, ())), groups))
+                first, _, anything = self._first_words(tree, ())
+                if anything:
+                    self._any_first.append(index)
+                for word in first:
+                    self._by_first.setdefault(word, []).append(index)
+
+    # -- matching --------------------------------------------------------------------------------
+
+    def match(self, text: str, kinds: frozenset[IntentKind] | None = None) -> IntentMatch | None:
+        """The first intent (in file order) one of whose templates says the whole of `text`."""
+        return next(self.matches(text, kinds), None)
+
+    def matches(self, text: str, kinds: frozenset[IntentKind] | None = None) -> Iterator[IntentMatch]:
+        """Every template that says the whole of `text`, in file order (a caller that finds a slot's
+        value is not what it needs, such as a {name} that names no one, takes the next)."""
+        tokens = words(text)
+        if not tokens or len(tokens) > MAX_PHRASE_WORDS:
+            return
+        said = " ".join(tokens) + " "
+        for index in sorted({*self._by_first.get(tokens[0], ()), *self._any_first}):
+            compiled = self._compiled[index]
+            if kinds is not None and compiled.intent.kind not in kinds:
+                continue
+            found = compiled.pattern.fullmatch(said)
+            if found is None:
+                continue
+            said_slots = {compiled.groups[group]: value for group, value in found.groupdict().items() if value is not None}
+            if any(self.lists[name].excludes(value) for name, value in said_slots.items()):
+                continue
+            yield IntentMatch(compiled.intent, {name: self.lists[name].value(value) for name, value in said_slots.items()})
+
+    def intent(self, name: str) -> Intent:
+        return self._by_name[name]
+
+    def _first_words(self, node: Phrase, seen: tuple[str, ...]) -> tuple[set[str], bool, bool]:
+        """The words a phrase can start with, whether it can be empty, and whether a slot can come first."""
+        first: set[str] = set()
+        for item in node.items:
+            if isinstance(item, Word):
+                return first | {item.text}, False, False
+            if isinstance(item, Slot):
+                slot_list = self._list(item.name)
+                if slot_list.kind is not ListKind.VALUES:
+                    return first, False, True
+                return first | {words(phrase)[0] for phrase in slot_list.values if words(phrase)}, False, False
+            options = (self._part(item.name),) if isinstance(item, Part) else item.options
+            nullable = isinstance(item, Choice) and item.optional
+            for option in options:
+                words_, empty, anything = self._first_words(option, (*seen, item.name) if isinstance(item, Part) else seen)
+                if anything:
+                    return first, False, True
+                first |= words_
+                nullable = nullable or empty
+            if not nullable:
+                return first, False, False
+        return first, True, False
+
+    def _regex(self, node: Phrase, groups: dict[str, str], seen: tuple[str, ...]) -> str:
+        out: list[str] = []
+        for item in node.items:
+            if isinstance(item, Word):
+                out.append(re.escape(item.text) + " ")
+            elif isinstance(item, Slot):
+                slot_list = self._list(item.name)
+                group = f"g{len(groups)}"
+                groups[group] = item.name
+                out.append(slot_list.pattern(group, item.possessive))
+            elif isinstance(item, Part):
+                if item.name in seen:
+                    raise GrammarError(f"<{item.name}> refers to itself")
+                out.append("(?:" + self._regex(self._part(item.name), groups, (*seen, item.name)) + ")")
+            else:
+                options = "|".join(self._regex(option, groups, seen) for option in item.options)
+                out.append(f"(?:{options})" + ("?" if item.optional else ""))
+        return "".join(out)
+
+    def _list(self, name: str) -> SlotList:
+        if name not in self.lists:
+            raise GrammarError(f"no list {{{name}}}")
+        return self.lists[name]
+
+    def _part(self, name: str) -> Phrase:
+        if name not in self._parts:
+            raise GrammarError(f"no part <{name}>")
+        return self._parts[name]
+
+    # -- generating ------------------------------------------------------------------------------
+
+    def phrasings(self, name: str, slots: Mapping[str, str] | None = None, limit: int = 10_000) -> Iterator[str]:
+        """Every sentence intent `name` accepts, in order, with `slots` filled in (at most `limit`).
+
+        A slot with no value given takes each of its list's phrases; an exhibit or wildcard slot must be
+        given ({"exhibit": "E7"}, {"name": "Thwaite"}). Used to make closed sets of candidates."""
+        given = dict(slots or {})
+        count = 0
+        for template in self.intent(name).templates:
+            for sentence in self._expand(parse_template(template), given, ()):
+                text = " ".join(sentence.split())
+                if not text:
+                    continue
+                yield text
+                count += 1
+                if count >= limit:
+                    return
+
+    def _expand(self, node: Phrase, given: Mapping[str, str], seen: tuple[str, ...]) -> Iterator[str]:
+        pieces: list[list[str]] = []
+        for item in node.items:
+            if isinstance(item, Word):
+                pieces.append([item.text])
+            elif isinstance(item, Slot):
+                suffix = "'s" if item.possessive else ""
+                if item.name in given:
+                    pieces.append([given[item.name] + suffix])
+                else:
+                    slot_list = self._list(item.name)
+                    if slot_list.kind is not ListKind.VALUES:
+                        raise GrammarError(f"give a value for {{{item.name}}}")
+                    pieces.append([phrase + suffix for phrase in slot_list.values])
+            elif isinstance(item, Part):
+                pieces.append(list(self._expand(self._part(item.name), given, (*seen, item.name))))
+            else:
+                options = [text for option in item.options for text in self._expand(option, given, seen)]
+                pieces.append([*options, ""] if item.optional else options)
+        for combination in itertools.product(*pieces):
+            yield " ".join(piece for piece in combination if piece)
+
+
+# --- loading the phrase file ------------------------------------------------------------------------
+
+
+def _strings(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise GrammarError(f"{where} must be a list of strings")
+    return tuple(value)
+
+
+def parse_grammar(text: str) -> Grammar:
+    data = tomllib.loads(text)
+    parts = data.get("parts", {})
+    if not isinstance(parts, dict) or not all(isinstance(v, str) for v in parts.values()):
+        raise GrammarError("[parts] must map names to templates")
+    lists: dict[str, SlotList] = {}
+    for name, spec in data.get("lists", {}).items():
+        list_kind = ListKind(spec.get("kind", "values"))
+        values = spec.get("values", {})
+        if isinstance(values, list):
+            values = {v: v for v in values}
+        lists[name] = SlotList(name, list_kind, {str(k): str(v) for k, v in values.items()})
+    intents: list[Intent] = []
+    for raw in data.get("intent", []):
+        name = raw["name"]
+        kind = IntentKind(raw["kind"])
+        intent = Intent(
+            name=name,
+            kind=kind,
+            templates=_strings(raw.get("sentences"), f"intent {name}: sentences"),
+            tests=_strings(raw.get("tests", []), f"intent {name}: tests"),
+            card=str(raw.get("card", "")),
+            state=StateQuestion(raw["state"]) if "state" in raw else None,
+            passage=str(raw.get("passage", "")),
+        )
+        if kind is IntentKind.COMMAND and not intent.card:
+            raise GrammarError(f"intent {name}: a command names its card message")
+        if kind is IntentKind.STATE and intent.state is None:
+            raise GrammarError(f"intent {name}: a state question names its state")
+        if kind is IntentKind.RULES and not intent.passage:
+            raise GrammarError(f"intent {name}: a rules question names its passage")
+        intents.append(intent)
+    return Grammar(tuple(intents), lists, parts)
+
+
+@cache
+def grammar() -> Grammar:
+    """The game's phrase grammar (phrases.toml), read once."""
+    return parse_grammar(PHRASES_FILE.read_text(encoding="utf-8"))
+
+
+def phrases(name: str) -> tuple[str, ...]:
+    """The values of one of the grammar's word lists ("openers", "yes", "no"...), longest first."""
+    slot_list = grammar().lists[name]
+    return tuple(sorted(slot_list.values, key=len, reverse=True))

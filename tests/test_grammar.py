@@ -1,0 +1,105 @@
+"""The phrase grammar (engine/phrases.toml): its template language, its own test sentences, its API."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.grammar import GrammarError, Intent, IntentKind, grammar, parse_grammar, parse_template, phrases
+
+GRAMMAR = grammar()
+CASES = [(intent.name, sentence) for intent in GRAMMAR.intents for sentence in intent.tests]
+
+
+@pytest.mark.parametrize(("name", "sentence"), CASES)
+def test_every_intent_matches_its_own_test_sentences_first(name: str, sentence: str) -> None:
+    said = GRAMMAR.match(sentence)
+    assert said is not None and said.intent.name == name
+
+
+def test_every_intent_carries_test_sentences() -> None:
+    assert all(len(intent.tests) >= 4 for intent in GRAMMAR.intents)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "card"),
+    [
+        ("let's hear the statements again", "statements"),
+        ("could you read exhibit 7", "read E7"),
+        ("Could you read E12, please?", "read E12"),
+        ("that's right", "yes"),
+        ("go on then", "yes"),
+        ("skip me", "pass"),
+        ("move on to the next round", "next"),
+        ("statements for round two", "statements round 2"),
+        ("what did the butler say", "answers the butler"),
+    ],
+)
+def test_a_free_command_in_other_words_becomes_the_cards_message(sentence: str, card: str) -> None:
+    said = GRAMMAR.match(sentence)
+    assert said is not None and said.intent.kind is IntentKind.COMMAND and said.card_message == card
+
+
+def test_a_template_matches_the_whole_message_only() -> None:
+    assert GRAMMAR.match("next to the kitchen") is None
+    assert GRAMMAR.match("Thwaite, could you read exhibit 7") is None
+
+
+def test_a_name_slot_is_never_a_pronoun() -> None:
+    said = GRAMMAR.match("what did you say")
+    assert said is not None and said.intent.name == "repeat"
+
+
+def test_template_language_alternatives_optionals_slots_and_parts() -> None:
+    text = """
+[lists.colour]
+values = { red = "R", "dark blue" = "B" }
+[parts]
+pl = "(please|pls)"
+[[intent]]
+name = "paint"
+kind = "command"
+card = "paint {colour}"
+sentences = ["[<pl>] paint it {colour} [<pl>]"]
+tests = ["paint it red"]
+"""
+    small = parse_grammar(text)
+    said = small.match("Please paint it dark blue!")
+    assert said is not None and said.card_message == "paint B"
+    assert small.match("paint it green") is None
+    assert sorted(small.phrasings("paint", {"colour": "red"}))[:2] == ["paint it red", "paint it red please"]
+    assert len(list(small.phrasings("paint"))) == 2 * 3 * 3
+
+
+@pytest.mark.parametrize("template", ["(a|b", "a]", "[a)", "{Bad}"])
+def test_a_malformed_template_is_an_error(template: str) -> None:
+    with pytest.raises(GrammarError):
+        parse_template(template)
+
+
+def test_an_unknown_list_or_part_is_an_error() -> None:
+    intent = '[[intent]]\nname = "x"\nkind = "host"\nsentences = ["say {nothing}"]\n'
+    with pytest.raises(GrammarError):
+        parse_grammar(intent)
+    with pytest.raises(GrammarError):
+        parse_grammar(intent.replace("{nothing}", "<nowhere>"))
+
+
+def test_phrasings_of_a_command_are_all_that_command() -> None:
+    sample = list(GRAMMAR.phrasings("read", {"exhibit": "E7"}, limit=300))
+    assert len(sample) == 300 and len(set(sample)) == 300
+    for sentence in sample[::10]:
+        said = GRAMMAR.match(sentence)
+        assert said is not None and said.card_message == "read E7", sentence
+
+
+def test_word_lists_are_defined_once_in_the_grammar() -> None:
+    assert "ok" in phrases("opener") and "that's right" in phrases("yes") and "nope" in phrases("no")
+    assert "stop" not in phrases("no")  # asking to stop is give up (MESSAGES rule 1)
+    give_up = GRAMMAR.match("stop")
+    assert give_up is not None and give_up.card_message == "give up"
+
+
+def test_intent_kinds_need_their_meaning() -> None:
+    with pytest.raises(GrammarError):
+        parse_grammar('[[intent]]\nname = "x"\nkind = "command"\nsentences = ["x"]\n')
+    assert isinstance(GRAMMAR.intent("help"), Intent)
