@@ -13,7 +13,7 @@ from enum import Enum, auto
 from engine.case import Case, RulePassage
 from engine.exhibits import cited_exhibits, distinct
 from engine.grammar import IntentKind, IntentMatch, StateQuestion, grammar, phrases
-from engine.messages import Command, Message, MessageKind
+from engine.messages import COMMAND_WORDS, Command, Message, MessageKind
 from engine.names import NameIndex
 from engine.rules import EXHIBITS, MAX_COUNTED_EXHIBITS, QUESTIONS_PER_ROUND
 from engine.save import SaveBlock, looks_like_save, parse_save
@@ -58,7 +58,7 @@ class Action(Enum):
 
 
 # First words that make a message something other than a list of names.
-_NOT_NAMES = frozenset("read next save pass lies statements answers confront ask accuse we give stop quit".split())
+_NOT_NAMES = COMMAND_WORDS | {"we", "stop", "quit"}
 # Words no seat name holds anywhere: a command or a sentence at "Who is at the table?" is asked again.
 _NOT_IN_NAMES = frozenset(
     "help nobody noone none everyone everybody anyone anybody someone somebody all the a an of to for is are "
@@ -129,8 +129,8 @@ _READ = re.compile(
 )
 _STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|in\s+)?(?:round\s+)?(\d{1,2}))?$", re.IGNORECASE)
 _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
-_SIMPLE = {"lies": Command.LIES, "pass": Command.PASS, "next": Command.NEXT, "save": Command.SAVE, "give up": Command.GIVE_UP}
-_ANSWER = {"yes": Command.YES, "no": Command.NO}
+_SIMPLE = {c.value: c for c in (Command.LIES, Command.PASS, Command.NEXT, Command.SAVE, Command.GIVE_UP)}
+_ANSWER = {c.value: c for c in (Command.YES, Command.NO)}
 
 _SEALED = re.compile(
     r"\b(?:the (?:answer|solution|culprit)|who (?:did it|done it|is (?:the )?(?:killer|"

@@ -214,9 +214,7 @@ class Game:
         if self.classifier.names.is_reserved(name):
             return True
         lowered = name.lower()
-        return lowered in ("next", "save", "pass", "lies", "statements", "yes", "no") or any(
-            other.lower() == lowered for other in names[:index]
-        )
+        return lowered in {command.value for command in Command} or any(other.lower() == lowered for other in names[:index])
 
     def _ask_nickname(self, name: str) -> None:
         self._system(f"{name} is already a name at this table or among the {self._number}. What nickname shall we use instead?")

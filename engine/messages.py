@@ -42,3 +42,10 @@ class Message:
     exhibits: tuple[int, ...] = ()  # exhibit numbers cited, in order
     command: Command | None = None
     costly: bool = False  # applying it spends a question, locks an accusation, or ends a round/the night
+
+
+#: The words of the card's own message forms, for every module that must know one when it sees it:
+#: the free commands and yes/no (Command), and the words that open a confrontation, a question, an
+#: accusation or a citation ("Confront NAME", "Ask NAME", "We accuse", "exhibit 7").
+FORM_WORDS = ("confront", "ask", "accuse", "answer", "exhibit", "exhibits")
+COMMAND_WORDS = frozenset(word for phrase in (*(c.value for c in Command), *FORM_WORDS) for word in phrase.split())

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 MAX_MESSAGE = 4000  # longer messages are cut: nobody says more than this in one breath
 
 _MARKDOWN = re.compile(r"(\*\*|__|\*|`+|~~)")
 _LINE_MARKS = re.compile(r"^\s*(?:#{1,6}\s+|>\s*|[-+*]\s+(?=\S))")
-_OPENERS = ("ok", "okay", "so", "right", "well", "now", "then", "alright", "all right", "and", "um", "er", "hmm")
-_OPENER = re.compile(r"^(?:" + "|".join(re.escape(word) for word in _OPENERS) + r")\b[\s,.!:;-]*", re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 
 
@@ -38,10 +37,19 @@ def strip_markdown(text: str) -> str:
     return _MARKDOWN.sub("", text).strip()
 
 
+@cache
+def _opener() -> re.Pattern[str]:
+    # The openers are one of the phrase grammar's word lists; the grammar reads words() from here,
+    # so it is imported when first needed.
+    from engine.grammar import phrases
+
+    return re.compile(r"^(?:" + "|".join(re.escape(word) for word in phrases("opener")) + r")\b[\s,.!:;-]*", re.IGNORECASE)
+
+
 def drop_openers(text: str) -> str:
     """The card's openers (ok, so, right, well, now, then) at the start, as many as there are."""
     while True:
-        stripped = _OPENER.sub("", text, count=1).strip()
+        stripped = _opener().sub("", text, count=1).strip()
         if stripped == text or not stripped:
             return text
         text = stripped

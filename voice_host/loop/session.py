@@ -8,11 +8,11 @@ reply; it is a host command, never a game message.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from engine.grammar import IntentKind, grammar
 from engine.messages import Command, Message, MessageKind
 from engine.replies import Reply
 from engine.state import GameState
@@ -50,24 +50,21 @@ class SessionOutput:
         return " ".join(part.text for part in self.reply.spoken_parts)
 
 
-_REPEAT = re.compile(
-    r"^(?:please\s+)?(?:repeat(?:\s+that)?|say\s+(?:that|it)\s+again|again|pardon(?:\s+me)?|"
-    r"come\s+again|what\s+did\s+you\s+say|sorry\s*,?\s*what|can\s+you\s+repeat\s+that)(?:\s+please)?$",
-    re.IGNORECASE,
-)
-_YES_WORDS = frozenset({"yes", "yeah", "yep", "yup", "correct", "right", "sure", "ok", "okay", "confirm", "do it"})
-_NO_WORDS = frozenset({"no", "nope", "nah", "cancel", "wrong", "don't", "do not", "stop"})
 NOT_SENT = "Not sent. Say it again."
 NOTHING_TO_REPEAT = "Nothing has been said yet."
 SAY_YES_OR_NO = "Say yes or no."
 
 
 def is_repeat_request(text: str) -> bool:
-    return bool(_REPEAT.match(re.sub(r"\s*,\s*", " ", text.strip(" .,!?"))))
+    """ "repeat", "say that again", "pardon?": the phrase grammar's request to the voice host itself."""
+    said = grammar().match(text)
+    return said is not None and said.intent.kind is IntentKind.HOST and said.intent.name == "repeat"
 
 
-def _plain(text: str) -> str:
-    return re.sub(r"[^\w' ]+", "", text).strip().lower()
+def _card_answer(text: str) -> str | None:
+    """ "yes" or "no" when the words are one of them (the grammar's lists: "that's right", "nope"...)."""
+    said = grammar().match(text)
+    return said.card_message if said is not None and said.intent.kind is IntentKind.COMMAND else None
 
 
 def describe(message: Message, text: str, names: Mapping[str, str]) -> str:
@@ -176,10 +173,11 @@ class HostSession:
     def _settle(self, heard: Heard) -> SessionOutput:
         pending = self._pending
         assert pending is not None
-        answer = _plain(heard.text)
+        answer = _card_answer(heard.text)
         message = heard.message
-        is_yes = answer in _YES_WORDS or (message is not None and message.command is Command.YES)
-        is_no = answer in _NO_WORDS or (message is not None and message.command is Command.NO)
+        # "stop" is give up (MESSAGES rule 1), neither yes nor no: the table moved on, and give up asks first.
+        is_yes = answer == "yes" or (message is not None and message.command is Command.YES)
+        is_no = answer == "no" or (message is not None and message.command is Command.NO)
         if is_yes and not is_no:
             self._pending = None
             reply = self._send(pending.text)

@@ -19,6 +19,8 @@ from typing import Protocol
 import jellyfish
 from rapidfuzz import fuzz
 
+from engine.grammar import phrases
+from engine.messages import COMMAND_WORDS
 from voice_host.understanding.normalise import Correction, CorrectionKind, Normalised
 from voice_host.understanding.settings import DEFAULT_SETTINGS, NameThresholds, RepairWeights
 
@@ -55,12 +57,10 @@ class _Token:
 # Titles are part of how a name is said, never a name to correct towards.
 _TITLES = frozenset({"mr", "mrs", "miss", "ms", "reverend", "rev", "the", "dr", "doctor"})
 # The card's openers; dropped before classifying, never corrected (Ormerod -> "right" is common).
-_OPENERS = frozenset({"ok", "okay", "so", "right", "well", "now", "then", "um", "uh", "er", "erm", "oh", "and"})
+_OPENERS = frozenset(phrases("opener"))
 # Words that can fill a name slot without being a name: "Ask him", "Confront the butler", "to all".
 # The card's own command words are never a misheard name ("Read, exhibit ..." is not Ruddock).
-_COMMAND_WORDS = frozenset(
-    "read next save pass statements lies answers answer confront ask accuse give up exhibit exhibits".split()
-)
+_COMMAND_WORDS = COMMAND_WORDS
 _STOP_WORDS = frozenset(
     """a an the him her them he she they it this that these those his hers their everyone everybody
     anyone anybody someone somebody all each every both either neither one who whom what where when

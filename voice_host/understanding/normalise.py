@@ -15,6 +15,8 @@ from enum import Enum
 from rapidfuzz import fuzz
 from text_to_num import alpha2digit
 
+from engine.grammar import IntentKind, grammar, phrases
+from engine.messages import Command
 from engine.rules import EXHIBITS
 from voice_host.understanding.settings import DEFAULT_SETTINGS, RepairWeights
 
@@ -280,41 +282,29 @@ def read_exhibits_leniently(text: str, weights: RepairWeights = DEFAULT_SETTINGS
 # for the classifier, so "next to the kitchen" never becomes "next".
 
 
-class _Cmd(Enum):
-    NEXT = "next"
-    SAVE = "save"
-    PASS = "pass"
-    STATEMENTS = "statements"
-    LIES = "lies"
-    GIVE_UP = "give up"
-    YES = "yes"
-    NO = "no"
-
-
 # Near misses whisper actually produces for a command said alone; checked before fuzzy matching
 # because several are ordinary words a ratio would not reach ("text" is as close to "test").
-_COMMAND_SOUNDALIKES: dict[str, _Cmd] = {
-    "nest": _Cmd.NEXT, "text": _Cmd.NEXT, "necks": _Cmd.NEXT, "nex": _Cmd.NEXT, "next one": _Cmd.NEXT,
-    "nixed": _Cmd.NEXT, "neck": _Cmd.NEXT,
-    "safe": _Cmd.SAVE, "same": _Cmd.SAVE, "saved": _Cmd.SAVE, "save it": _Cmd.SAVE, "save game": _Cmd.SAVE, "saves": _Cmd.SAVE,
-    "past": _Cmd.PASS, "parse": _Cmd.PASS, "pause": _Cmd.PASS, "pas": _Cmd.PASS, "passed": _Cmd.PASS,
-    "statement": _Cmd.STATEMENTS, "the statements": _Cmd.STATEMENTS,
-    "lie": _Cmd.LIES, "lice": _Cmd.LIES, "wise": _Cmd.LIES, "eyes": _Cmd.LIES, "lines": _Cmd.LIES,
-    "lyes": _Cmd.LIES, "the lies": _Cmd.LIES,
-    "give it up": _Cmd.GIVE_UP, "giveup": _Cmd.GIVE_UP, "give-up": _Cmd.GIVE_UP, "we give up": _Cmd.GIVE_UP,
-    "gave up": _Cmd.GIVE_UP, "give op": _Cmd.GIVE_UP, "we get up": _Cmd.GIVE_UP, "get up": _Cmd.GIVE_UP,
-    "we gave up": _Cmd.GIVE_UP,
-    "yess": _Cmd.YES, "yas": _Cmd.YES, "know": _Cmd.NO, "noh": _Cmd.NO,
+_COMMAND_SOUNDALIKES: dict[str, Command] = {
+    "nest": Command.NEXT, "text": Command.NEXT, "necks": Command.NEXT, "nex": Command.NEXT, "next one": Command.NEXT,
+    "nixed": Command.NEXT, "neck": Command.NEXT,
+    "safe": Command.SAVE, "same": Command.SAVE, "saved": Command.SAVE, "save it": Command.SAVE, "save game": Command.SAVE,
+    "saves": Command.SAVE,
+    "past": Command.PASS, "parse": Command.PASS, "pause": Command.PASS, "pas": Command.PASS, "passed": Command.PASS,
+    "statement": Command.STATEMENTS, "the statements": Command.STATEMENTS,
+    "lie": Command.LIES, "lice": Command.LIES, "wise": Command.LIES, "eyes": Command.LIES, "lines": Command.LIES,
+    "lyes": Command.LIES, "the lies": Command.LIES,
+    "give it up": Command.GIVE_UP, "giveup": Command.GIVE_UP, "give-up": Command.GIVE_UP, "we give up": Command.GIVE_UP,
+    "gave up": Command.GIVE_UP, "give op": Command.GIVE_UP, "we get up": Command.GIVE_UP, "get up": Command.GIVE_UP,
+    "we gave up": Command.GIVE_UP,
+    "yess": Command.YES, "yas": Command.YES, "know": Command.NO, "noh": Command.NO,
 }  # fmt: skip
-# Plain synonyms: the same answer in other words, so no repair (and no doubt) is recorded.
-_COMMAND_SYNONYMS: dict[str, _Cmd] = {
-    "yeah": _Cmd.YES, "yep": _Cmd.YES, "yup": _Cmd.YES, "yes please": _Cmd.YES, "yes yes": _Cmd.YES,
-    "next please": _Cmd.NEXT, "next round": _Cmd.NEXT, "save please": _Cmd.SAVE, "save the game": _Cmd.SAVE,
-    "nope": _Cmd.NO, "nah": _Cmd.NO, "no thanks": _Cmd.NO, "no no": _Cmd.NO,
-}  # fmt: skip
-_FUZZY_COMMANDS = ("next", "save", "pass", "statements", "lies", "give up")
+# The card's commands said alone, which a near miss is fuzzily matched to (other words for them, "yeah",
+# "next please", are the phrase grammar's, engine/phrases.toml).
+_FUZZY_COMMANDS = tuple(
+    c.value for c in (Command.NEXT, Command.SAVE, Command.PASS, Command.STATEMENTS, Command.LIES, Command.GIVE_UP)
+)
 _TRIM = " \t.,!?;:'\"-"
-_OPENERS = re.compile(r"^(?:(?:ok(?:ay)?|so|right|well|now|then|um+|uh+|er+)\b[\s,.]*)+", re.IGNORECASE)
+_OPENERS = re.compile(r"^(?:(?:" + "|".join(re.escape(word) for word in phrases("opener")) + r")\b[\s,.]*)+", re.IGNORECASE)
 
 
 def strip_openers(text: str) -> str:
@@ -347,11 +337,12 @@ def repair_command(
     if answers and answers.group(1).lower() != "answers":
         fixed = f"answers {answers.group(2)}"
         return Normalised(fixed, (Correction(CorrectionKind.COMMAND, body, fixed, weights.misheard_answers),))
-    if lowered in {c.value for c in _Cmd}:
+    if lowered in {c.value for c in Command}:
         return Normalised(lowered)
-    synonym = _COMMAND_SYNONYMS.get(lowered)
-    if synonym is not None:
-        return Normalised(synonym.value)
+    said = grammar().match(lowered)
+    if said is not None and said.intent.kind is IntentKind.COMMAND:
+        # The same command in other words ("yeah", "next please"): the card's word, and nothing repaired.
+        return Normalised(said.card_message if "{" not in said.intent.card else text)
     soundalike = _COMMAND_SOUNDALIKES.get(lowered)
     if soundalike is not None:
         return Normalised(
