@@ -135,7 +135,8 @@ _ANSWER = {c.value: c for c in (Command.YES, Command.NO)}
 _SEALED = re.compile(
     r"\b(?:the (?:answer|solution|culprit)|who (?:did it|done it|is (?:the )?(?:killer|"
     r"murderer|guilty|culprit)|"
-    r"murdered)|who'?s (?:the )?(?:killer|murderer|guilty|lying)|who is lying|who lied|which (?:of them )?(?:lied|is lying)|"
+    r"murdered)|who'?s (?:the )?(?:killer|murderer|guilty|lying)|who(?:'s| is) (?:lying|telling lies)|who lied|"
+    r"which (?:of them |one |suspects? )?(?:lied|is lying|are lying)|telling lies|"
     r"(?:the|their|his|her|any|all|which) lies|lies (?:are |is )?(?:still )?(?:standing|unbroken|left)|"
     r"(?:a |any |some |another )?hints?|clues?|nudge|"
     r"summar(?:y|ise|ize)|recap|sum (?:it |this )?up|"
