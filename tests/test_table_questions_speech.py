@@ -25,7 +25,7 @@ pytestmark = pytest.mark.speech
 MORE = {
     "Question 2 of 4: Ben.": ["whose turn is it now?", "who asks the next question?"],
     "Questions left: 3 of 4": ["how many questions remain?"],
-    "Round: 1 of 4": ["which round are we on?"],
+    "Round: 1 of 4": ["which round are we on?", "is this the first round?"],
     "Exhibits read: E1, E2, E3, E4": ["what evidence do we have so far?"],
     "Lies broken: none": ["have we caught any lies?"],
     "Seats: 1 Ada · 2 Ben": ["who is playing tonight?"],
