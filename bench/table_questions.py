@@ -23,7 +23,7 @@ from engine.classify import Action, Decision  # noqa: E402
 from engine.game import Game  # noqa: E402
 from voice_host.loop.casefiles import load_bundled_case  # noqa: E402
 
-HERE = Path(__file__).resolve().parent / "questions"
+HERE = Path(__file__).resolve().parent / "table_questions"
 SETUP = ("Ada, Ben", "Thwaite, where were you at ten?")
 # Give up and save are answered from the card's "Free any time: …" line.
 PASSAGE_FOR = {"give-up": "free", "save": "free"}
