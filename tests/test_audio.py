@@ -107,6 +107,26 @@ def test_native_stderr_goes_to_a_file_and_comes_back(tmp_path: Path) -> None:
     assert (after.st_dev, after.st_ino) == (before.st_dev, before.st_ino)
 
 
+def test_the_terminal_stays_drawable_while_native_stderr_goes_to_a_file(tmp_path: Path) -> None:
+    import os
+
+    terminal_file = tmp_path / "terminal"
+    log = tmp_path / "native.log"
+    original = os.dup(2)
+    with terminal_file.open("wb") as stand_in:
+        os.dup2(stand_in.fileno(), 2)  # descriptor 2 is "the terminal" for this test
+    try:
+        with audio.native_stderr_to(log) as terminal:
+            terminal.write("THE NIGHT\n")  # the full-screen app draws here
+            terminal.flush()
+            os.write(2, b"ALSA lib confmisc.c: cannot find card '0'\n")  # a C library complains
+    finally:
+        os.dup2(original, 2)
+        os.close(original)
+    assert terminal_file.read_bytes() == b"THE NIGHT\n"
+    assert log.read_bytes() == b"ALSA lib confmisc.c: cannot find card '0'\n"
+
+
 def test_a_speaker_that_stops_taking_audio_is_lost_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
     player = Player(stall_seconds=0.05)
     player._stream = object()  # as if started; no callback ever comes: the device is gone

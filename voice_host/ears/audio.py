@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import atexit
 import contextlib
+import io
 import logging
 import os
 import queue
@@ -441,15 +442,19 @@ class Player:
 
 
 @contextlib.contextmanager
-def native_stderr_to(path: Path, limit: int = 1_000_000) -> Iterator[None]:
+def native_stderr_to(path: Path, limit: int = 1_000_000) -> Iterator[io.TextIOWrapper]:
     """Send what C libraries write to file descriptor 2 (ALSA and PortAudio complain there when a
     device is missing or lost) into a file, so it cannot scribble over a full-screen app.
 
-    At most `limit` bytes are kept: a stream left on a dead PulseAudio server can repeat one assertion
-    for ever, and that must not fill the disk."""
+    Yields the terminal that descriptor 2 was before (a duplicate of it, open for the duration): a
+    full-screen app draws there, so only the libraries' complaints go to the file. At most `limit`
+    bytes are kept: a stream left on a dead PulseAudio server can repeat one assertion for ever, and
+    that must not fill the disk."""
     path.parent.mkdir(parents=True, exist_ok=True)
     sys.stderr.flush()
     saved = os.dup(2)
+    encoding = getattr(sys.__stderr__, "encoding", None) or "utf-8"
+    terminal = open(os.dup(2), "w", encoding=encoding, errors="backslashreplace")  # closed in finally
     read_end, write_end = os.pipe()
     os.dup2(write_end, 2)
     os.close(write_end)
@@ -467,9 +472,10 @@ def native_stderr_to(path: Path, limit: int = 1_000_000) -> Iterator[None]:
     keeper = threading.Thread(target=keep, name="native-stderr", daemon=True)
     keeper.start()
     try:
-        yield
+        yield terminal
     finally:
         sys.stderr.flush()
+        terminal.close()
         os.dup2(saved, 2)  # the pipe's last writer goes: the keeper reads to the end and stops
         os.close(saved)
         keeper.join(timeout=2)

@@ -16,13 +16,16 @@ import argparse
 import sys
 import threading
 from collections.abc import Callable
+from io import TextIOWrapper
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from rich.console import Console
 from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.driver import Driver
 from textual.message import Message
 from textual.widgets import Footer, Input, OptionList, Static
 
@@ -163,6 +166,21 @@ Screen.-narrow #typed, Screen.-short #typed { border: none; height: 1; padding: 
 """
 
 
+def driver_drawing_on(terminal: TextIOWrapper) -> type[Driver]:
+    """Textual's terminal driver, drawing on `terminal` instead of the process's stderr (which Textual
+    uses by default, and which voice play sends to a log: see `native_stderr_to`)."""
+    from textual.drivers.linux_driver import LinuxDriver
+
+    class TerminalDriver(LinuxDriver):
+        def __init__(
+            self, app: App[object], *, debug: bool = False, mouse: bool = True, size: tuple[int, int] | None = None
+        ) -> None:
+            super().__init__(app, debug=debug, mouse=mouse, size=size)
+            self._file = terminal  # LinuxDriver's output (its default: sys.__stderr__)
+
+    return TerminalDriver
+
+
 class TableApp(App[int]):
     """The table screen around one game."""
 
@@ -189,8 +207,13 @@ class TableApp(App[int]):
         voice: Voice | None = None,
         mic: MicLevel = NO_VOICE,
         load_voice: Callable[[Callable[[Message], object]], None] | None = None,
+        terminal: TextIOWrapper | None = None,
     ) -> None:
-        super().__init__()
+        # `terminal`: where to draw when the process's stderr is not the terminal (voice play).
+        super().__init__(driver_class=driver_drawing_on(terminal) if terminal is not None else None)
+        if terminal is not None:
+            # A crash report printed as the app closes goes where the table can read it.
+            self.error_console = Console(markup=False, highlight=False, file=terminal)
         self.driver = driver
         self.voice = voice
         self._load_voice = load_voice  # opens the voice side in a worker thread, posting what happens
@@ -538,16 +561,17 @@ def run_screen(args: argparse.Namespace) -> int:
             from voice_host.ears.audio import native_stderr_to
 
             classifier = LockedClassifier(game, driver.lock)
-            app = TableApp(
-                driver,
-                mic=LOADING,
-                load_voice=lambda post: open_table_voice(
-                    case, classifier, post, input_device=_device(args.input_device), output_device=_device(args.output_device)
-                ),
-            )
             # ALSA and PortAudio complain on file descriptor 2 when a device is missing or lost; keep that
-            # off the full-screen app and in a log beside the journal.
-            with native_stderr_to(folder.root / "audio.log"):
+            # off the full-screen app and in a log beside the journal. The screen draws on the terminal itself.
+            with native_stderr_to(folder.root / "audio.log") as terminal:
+                app = TableApp(
+                    driver,
+                    mic=LOADING,
+                    load_voice=lambda post: open_table_voice(
+                        case, classifier, post, input_device=_device(args.input_device), output_device=_device(args.output_device)
+                    ),
+                    terminal=terminal,
+                )
                 return app.run() or 0
         finally:
             journal.close()
