@@ -31,6 +31,7 @@ SEATING_HELP = (
     "Give the first name or nickname of each person playing, one to eight, in the order you sit, "
     "with commas between them: Ann, Bob, Cy. Playing alone? Say just me."
 )
+RESUMED = "The night is resumed where it stopped."
 SEALED = "That stays sealed until the accusation. Say give up to end the night and hear it now."
 NOTHING_SEARCHED = "Nothing is searched tonight; you have the exhibits."
 NOT_YET = "That evidence has not come in yet."
@@ -142,6 +143,18 @@ class Game:
         )
         self._system(ASK_TABLE)
         return self._reply()
+
+    def resumed(self) -> Reply:
+        """What a night rebuilt from its journal opens with (the card: on resume print FULL STATE above
+        the LEDGER): one line saying so, FULL STATE, the LEDGER. Not a reply of the night: t stays."""
+        state = self.state
+        return Reply(
+            (
+                ReplyPart(PartKind.SYSTEM, RESUMED),
+                ReplyPart(PartKind.FULL_STATE, full_state(state, self.joining)),
+                ReplyPart(PartKind.LEDGER, ledger_line(state, self.case.public.version)),
+            )
+        )
 
     def preview(self, text: str) -> Message:
         """What `text` would be taken as now, without applying it."""
@@ -278,7 +291,7 @@ class Game:
         t = self._t
         pending, t.pending = t.pending, None
         if pending is Pending.END_ROUND:
-            self._end_round()
+            self._end_round(with_save=True)  # ended early: no SAVE was offered yet
         elif pending is Pending.GIVE_UP:
             self._finish(None, ())
 
@@ -473,15 +486,15 @@ class Game:
         if t.in_accusation:
             self._system(NEARLY_DONE)
         elif t.questions >= QUESTIONS_PER_ROUND:
-            self._end_round()
+            self._end_round(with_save=False)  # the SAVE came with the round's last question
         else:
             t.pending = Pending.END_ROUND
             self._system(f"End round {t.round} with {QUESTIONS_PER_ROUND - t.questions} unused?")
 
-    def _end_round(self) -> None:
+    def _end_round(self, *, with_save: bool) -> None:
         t = self._t
         if t.round < ROUNDS:
-            self._open_round(t.round + 1, with_save=True)
+            self._open_round(t.round + 1, with_save=with_save)
         else:
             t.in_accusation, t.phase, t.talked = True, Phase.ACCUSATION, False
             t.questions = QUESTIONS_PER_ROUND

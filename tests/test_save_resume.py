@@ -46,6 +46,19 @@ def test_no_save_in_round_a() -> None:
     assert not any(p.kind is PartKind.SAVE for p in reply.parts)
 
 
+def test_a_round_change_offers_the_save_once() -> None:
+    game = seated("Ann")
+    last = play(game, *["Bram, where were you?"] * 4)  # the round's questions run out: SAVE offered here
+    assert [p.kind for p in last.parts].count(PartKind.SAVE) == 1
+    opening = game.handle("next")
+    assert game.state.round == 2
+    assert not any(p.kind is PartKind.SAVE for p in opening.parts)  # not again above the new exhibits
+    early = seated("Ann")
+    opening = play(early, "next", "yes")  # ended early: the opening is where the SAVE comes
+    assert early.state.round == 2
+    assert [p.kind for p in opening.parts].count(PartKind.SAVE) == 1
+
+
 def test_a_save_resumes_in_a_new_game_with_the_same_ledger() -> None:
     game = seated()
     play(game, "Confront Ada with E3", "next", "yes", "Bram, where were you?")
@@ -150,6 +163,16 @@ def test_a_crashed_night_resumes_from_the_journal_in_the_same_state(tmp_path: Pa
     for message in [*messages, "Cole, where were you that evening?"]:
         game.handle(message)
     assert game.joining == ("Dee",)
+
+
+def test_a_resumed_night_says_so_and_prints_full_state_above_the_ledger(tmp_path: Path) -> None:
+    _text_mode(tmp_path, "Ann, Bob and Cy\nConfront Ada with E3\n")
+    resumed = _text_mode(tmp_path, "", "--resume")
+    said, state, ledger = resumed.stdout.strip().split("\n\n")
+    assert said == "The night is resumed where it stopped."
+    assert state.splitlines()[:2] == ["FULL STATE", "Round: 1 of 4"]
+    assert "Lies broken: R1" in state and "Questions left: 3 of 4" in state and "Next to ask: Bob (seat 2)" in state
+    assert ledger.startswith("[L] t:3 | rd:1 | q:1/4 | seat:2/3 | broken:R1 |")
 
 
 def test_every_round_end_writes_the_save_block_to_the_state_folder(tmp_path: Path) -> None:

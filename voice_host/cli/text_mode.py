@@ -103,12 +103,12 @@ def run_text(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
             return 1
         journal = folder.journal(case.public.mystery, night)
         if night is not None:
-            game, replayed, last = replay(case, night.messages)
+            game, replayed, _last = replay(case, night.messages)
             _say_problems(journal.start(replayed))
             notice = resume_notice(night, game)
             if notice is not None:
                 out.write(notice + "\n\n")
-            _print(last, out)
+            _print(game.resumed(), out)  # the card: on resume, FULL STATE above the LEDGER
         else:
             if kept is not None:
                 print(
