@@ -402,7 +402,8 @@ async def test_resume_rebuilds_the_night_and_shows_full_state(tmp_path: Path) ->
         assert shown(resumed, "#ledger-broken") == "R1"
         assert shown(resumed, "#ledger-next") == "Ann"
         assert resumed.full_state.has_class("-shown")
-        assert len(resumed.query(NightEntry)) == 4  # the opening and three exchanges
+        assert len(resumed.query(NightEntry)) == 5  # the opening, three exchanges, and the resumed line
+        assert night_text(resumed) == "The night is resumed where it stopped."
         assert resumed.query_one("#exhibit-list", OptionList).option_count == 4
         assert_ledger_is_the_engines(resumed)
 

@@ -5,7 +5,8 @@ speaker; the ledger, the evidence and FULL STATE are redrawn from `GameState` af
 
 Keys: Esc stops the Host talking, F2 turns the microphone off and on, F3 repeats the last reply, F5
 saves, F6 shows or hides FULL STATE, F7 goes to the exhibits (on a small screen: shows them in place
-of the night) and back, F8 shows the house on a small screen, F9 switches light and dark, Ctrl+Q quits.
+of the night) and back, F8 shows the house on a small screen, F9 switches light and dark, Ctrl+Q quits
+(the night is kept: `--resume` picks it up). The footer lists them all, quit included, at 80 columns.
 From 130x36 up the ledger is drawn big beside a side column of evidence and the house; below that the
 layout is compact.
 """
@@ -57,12 +58,17 @@ from voice_host.screen.widgets import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from engine.case import Case
     from voice_host.loop.session import SessionOutput
     from voice_host.understanding.understand import Heard
 
 NO_VOICE = MicLevel(MicStatus.OFF, detail="Typed play: type each message below.")
 LOADING = MicLevel(MicStatus.THINKING, detail="Loading the speech models; type meanwhile.")
 REPEATED = "(the last reply again)"
+# A reply with these is read top-down: on a small screen it is shown from its top, not its end.
+_READ_FROM_THE_TOP = frozenset({PartKind.EXHIBIT, PartKind.STATEMENT})
 
 
 class Voice(Protocol):
@@ -195,9 +201,10 @@ class TableApp(App[int]):
         Binding("f3", "repeat", "Repeat", priority=True),
         Binding("f5", "save", "Save", priority=True),
         Binding("f6", "toggle_full_state", "State", priority=True),
-        Binding("f7", "evidence", "Evidence", priority=True),
+        Binding("f7", "evidence", "Exhibits", priority=True),
         Binding("f8", "house", "House", priority=True),
-        Binding("f9", "light_or_dark", "Light/dark", priority=True),
+        Binding("f9", "light_or_dark", "Light", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
     def __init__(
@@ -245,7 +252,8 @@ class TableApp(App[int]):
                     yield Static(id="house")
         yield self.heard
         yield Input(placeholder=f"Type here and press Enter, e.g.  {self.driver.example_question}", id="typed")
-        yield Footer(show_command_palette=False)
+        # Compact: every key, quit included, fits on one line at 80 columns.
+        yield Footer(show_command_palette=False, compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#evidence-box").border_title = "THE EVIDENCE IN"
@@ -258,11 +266,12 @@ class TableApp(App[int]):
         exchanges = self.driver.begin()
         for exchange in exchanges:
             self.show_reply(exchange.reply, exchange.said, exchange.taken_as)
+        last = exchanges[-1].reply
         if self.driver.resumed:
-            # The card: FULL STATE on resume.
-            self.full_state.show(full_state_view(self.driver.state))
-            self.full_state.add_class("-shown")
-        self._say(exchanges[-1].reply)
+            # The card: on resume, FULL STATE above the LEDGER, and a line saying the night was resumed.
+            last = self.driver.game.resumed()
+            self.show_reply(last, None, None)
+        self._say(last)
         self._show_problems()
         self.query_one("#typed", Input).focus()
         if self._load_voice is not None:
@@ -289,12 +298,18 @@ class TableApp(App[int]):
         if text:
             self.send(text)
 
-    def send(self, text: str) -> Exchange:
-        """Send one typed line to the game, show what comes back and say it."""
+    def send(self, text: str, key: str | None = None) -> Exchange:
+        """Send one typed line (or the command a `key` stands for) to the game, show what comes back
+        and say it."""
         self._silence()
         exchange = self.driver.typed(text)
-        self.heard.show_typed(text, exchange.taken_as or "")
-        self.show_reply(exchange.reply, exchange.said, exchange.taken_as)
+        if key is None:
+            self.heard.show_typed(text, exchange.taken_as or "")
+            said = exchange.said
+        else:
+            self.heard.show_key(key, exchange.taken_as or text)
+            said = f"{key}: {text}"
+        self.show_reply(exchange.reply, said, exchange.taken_as)
         self._say(exchange.reply)
         self._show_problems()
         return exchange
@@ -375,7 +390,7 @@ class TableApp(App[int]):
         if event.io.listener is None:
             self.show_mic(MicLevel(MicStatus.UNAVAILABLE, detail=" ".join(event.io.problems)))
         elif event.io.problems:
-            self.notify(" ".join(event.io.problems), title="Voice")
+            self.heard.show_notice("Voice", " ".join(event.io.problems))
         if self.current is not None and len(self.query(NightEntry)) == 1:
             self._say(self.current.reply)  # nothing typed yet: read the opening aloud
 
@@ -394,8 +409,8 @@ class TableApp(App[int]):
         if ledger is not None:
             self.ledger.show(ledger_view(state, ledger), result)
         has_full_state = any(part.kind is PartKind.FULL_STATE for part in reply.parts)
-        if has_full_state:
-            self.full_state.show(full_state_view(state))
+        # Always redrawn, shown or not, so F6 never shows an older state than the ledger's.
+        self.full_state.show(full_state_view(state))
         self.full_state.set_class(has_full_state, "-shown")
         changed = self.evidence.take(reply, state)
         for number in state.exhibits_read:
@@ -415,10 +430,43 @@ class TableApp(App[int]):
         entry.add_class("-current")
         self.current = entry
         night = self.query_one("#night", VerticalScroll)
-        night.mount(entry)
-        # Once it is laid out, scroll to the end so the new reply shows.
-        night.scroll_end(animate=False)
+        night.mount(entry)  # once it is laid out (NightEntry.LaidOut), the new reply is brought into view
         return entry
+
+    @on(NightEntry.LaidOut)
+    def _entry_laid_out(self, event: NightEntry.LaidOut) -> None:
+        # The latest reply was laid out, first or again at a new width (a resized terminal re-wraps
+        # the whole night, which would leave it at an old round): bring it into view.
+        if event.entry is self.current:
+            self._follow()
+
+    def _follow(self) -> None:
+        """Show the latest reply: the sentence being spoken; else a reply that reads evidence from its
+        top (a round's opening is taller than a small screen: its scene and new exhibits come first,
+        the ledger says who asks next); else the reply's end, where its prompt is."""
+        if self.current is None:
+            return
+        night = self.query_one("#night", VerticalScroll)
+        speaking = next((view for view in self.current.parts.values() if view.speaking is not None), None)
+        if speaking is not None:
+            night.scroll_to_widget(speaking, animate=False)
+        elif any(part.kind in _READ_FROM_THE_TOP for part in self.current.reply.parts):
+            night.scroll_to_widget(self.current, animate=False, top=True)
+        else:
+            night.scroll_end(animate=False, immediate=True)
+
+    def on_resize(self) -> None:
+        # After the screen has taken its new size and layout classes.
+        self.call_after_refresh(self._after_resize)
+
+    def _after_resize(self) -> None:
+        if not self._compact():
+            # Where the evidence and the house are always shown, F7's and F8's small-screen views end,
+            # so a later shrink shows the night again.
+            self.screen.remove_class("-show-house", "-show-evidence")
+
+    def _compact(self) -> bool:
+        return self.screen.has_class("-narrow") or self.screen.has_class("-short")
 
     def _show_evidence(self) -> None:
         exhibits = self.evidence.ordered(self.driver.state.exhibits_read)
@@ -463,12 +511,19 @@ class TableApp(App[int]):
     # --- keys -----------------------------------------------------------------------------------------
 
     def action_stop_talking(self) -> None:
+        speaking = self.mic.level.status is MicStatus.SPEAKING or (
+            self.current is not None and any(view.speaking is not None for view in self.current.parts.values())
+        )
         self._silence()
+        if speaking:
+            self.heard.show_notice("Esc", "the Host stopped talking. F3 repeats the reply.")
+        else:
+            self.heard.show_notice("Esc", "the Host is not talking.")
 
     def action_toggle_mic(self) -> None:
         if self.voice is None or self.mic.level.status is MicStatus.UNAVAILABLE:
             said = "Voice is off: type instead." if self.mic.level.status is MicStatus.OFF else "No microphone: type instead."
-            self.notify(said, title="Microphone")
+            self.heard.show_notice("F2", said)
             return
         self.voice.toggle_mute()  # the listener reports the new status itself
 
@@ -477,11 +532,10 @@ class TableApp(App[int]):
         self.show_output(self.driver.repeat())
 
     def action_save(self) -> None:
-        self.send("save")
+        self.send("save", key="F5")
 
     def action_toggle_full_state(self) -> None:
-        if self.full_state.view is None:
-            self.full_state.show(full_state_view(self.driver.state))
+        self.full_state.show(full_state_view(self.driver.state))  # as the ledger stands now
         self.full_state.toggle_class("-shown")
 
     def action_evidence(self) -> None:
@@ -506,6 +560,9 @@ class TableApp(App[int]):
         self.theme = "textual-light" if self.current_theme.dark else "textual-dark"
 
     def action_house(self) -> None:
+        if not self._compact():
+            self.heard.show_notice("F8", "the house is always shown beside the evidence at this size.")
+            return
         self.screen.remove_class("-show-evidence")
         self.screen.toggle_class("-show-house")
 
@@ -557,21 +614,35 @@ def run_screen(args: argparse.Namespace) -> int:
         driver = TableDriver(game, journal, night)
         try:
             if args.no_voice:
-                return TableApp(driver).run() or 0
-            from voice_host.ears.audio import native_stderr_to
-
-            classifier = LockedClassifier(game, driver.lock)
-            # ALSA and PortAudio complain on file descriptor 2 when a device is missing or lost; keep that
-            # off the full-screen app and in a log beside the journal. The screen draws on the terminal itself.
-            with native_stderr_to(folder.root / "audio.log") as terminal:
-                app = TableApp(
-                    driver,
-                    mic=LOADING,
-                    load_voice=lambda post: open_table_voice(
-                        case, classifier, post, input_device=_device(args.input_device), output_device=_device(args.output_device)
-                    ),
-                    terminal=terminal,
-                )
-                return app.run() or 0
+                code = TableApp(driver).run() or 0
+            else:
+                code = _run_with_voice(driver, case, args, folder.root / "audio.log")
         finally:
             journal.close()
+    _say_the_night_is_kept(driver.state)
+    return code
+
+
+def _run_with_voice(driver: TableDriver, case: Case, args: argparse.Namespace, audio_log: Path) -> int:
+    from voice_host.ears.audio import native_stderr_to
+
+    classifier = LockedClassifier(driver.game, driver.lock)
+    # ALSA and PortAudio complain on file descriptor 2 when a device is missing or lost; keep that
+    # off the full-screen app and in a log beside the journal. The screen draws on the terminal itself.
+    with native_stderr_to(audio_log) as terminal:
+        app = TableApp(
+            driver,
+            mic=LOADING,
+            load_voice=lambda post: open_table_voice(
+                case, classifier, post, input_device=_device(args.input_device), output_device=_device(args.output_device)
+            ),
+            terminal=terminal,
+        )
+        return app.run() or 0
+
+
+def _say_the_night_is_kept(state: GameState) -> None:
+    """Printed on the terminal when the table quits mid-night (the journal has every message)."""
+    if state.round > 0 and not state.over:
+        print(f"The night is kept (round {state.round_label}, {state.questions_left} of 4 questions left).")
+        print("To go on: ./carol play --resume  (or third-carol play --resume)")

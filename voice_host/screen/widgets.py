@@ -6,6 +6,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.widgets import Digits, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -160,6 +161,19 @@ class HeardPanel(Static):
     def show_unusable(self, transcript: str) -> None:
         self._show("Heard", transcript, "nothing usable: say it again, or type it", confirm=False)
 
+    def show_key(self, key: str, taken_as: str) -> None:
+        """A key that stands for a command (F5: save): shown as the key pressed, not as typed words."""
+        line = Text.assemble(("Key: ", "bold"), key, ("  →  taken as: ", "bold"), taken_as)
+        self.plain = line.plain
+        self.update(line)
+
+    def show_notice(self, title: str, text: str) -> None:
+        """A short word from the screen itself (Esc, F2, F8 ...), on this line above the input so it
+        never covers what the table types."""
+        line = Text.assemble((f"{title}: ", "bold"), text)
+        self.plain = line.plain
+        self.update(line)
+
     def _show(self, how: str, text: str, taken_as: str, *, confirm: bool) -> None:
         line = Text.assemble((f"{how}: ", "bold"), f"“{text}”", ("  →  taken as: ", "bold"), taken_as)
         if confirm:
@@ -227,6 +241,16 @@ class NightEntry(Vertical):
                 said.append(f"   ({self.taken_as})", "italic")
             yield Static(said, classes="said")
         yield from self.parts.values()
+
+    class LaidOut(Message):
+        """The entry has (new) room on the screen: its words have wrapped to the night's width."""
+
+        def __init__(self, entry: NightEntry) -> None:
+            super().__init__()
+            self.entry = entry
+
+    def on_resize(self) -> None:
+        self.post_message(self.LaidOut(self))
 
     def speak(self, index: int | None, span: tuple[int, int] | None) -> PartView | None:
         """Highlight a sentence of one part (None: nothing is being spoken); returns that part."""
