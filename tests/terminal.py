@@ -74,9 +74,10 @@ class Terminal:
             raise RuntimeError(f"tmux {' '.join(args[:1])} failed: {done.stderr.strip()}")
         return done.stdout
 
-    def screen(self) -> str:
-        """What the terminal shows now: one line per row, trailing blanks dropped."""
-        return self._tmux("capture-pane", "-p", "-t", SESSION)
+    def screen(self, *, scrollback: bool = False) -> str:
+        """What the terminal shows now: one line per row, trailing blanks dropped; with `scrollback`,
+        the lines scrolled off the top too."""
+        return self._tmux("capture-pane", "-p", "-t", SESSION, *(["-S", "-"] if scrollback else []))
 
     def wait_until(self, shows: Callable[[str], bool], timeout: float, what: str) -> str:
         """The screen, once `shows(screen)` holds; ScreenTimeout with the last screen if it never does."""
@@ -110,7 +111,7 @@ class Terminal:
     def exited(self) -> int | None:
         """The command's exit status once it has ended, else None."""
         dead, _, status = self._tmux("display-message", "-p", "-t", SESSION, "#{pane_dead} #{pane_dead_status}").partition(" ")
-        return int(status) if dead == "1" else None
+        return int(status) if dead == "1" and status.strip() else None  # (a moment with no status yet)
 
     def close(self) -> None:
         """End this terminal's tmux server (and with it the command, if still running)."""

@@ -8,18 +8,30 @@ test passed). Voice mode runs with no sound device and with a PulseAudio virtual
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from tests.conftest_speech import Render
 from tests.terminal import Terminal, installed_command, needs_tmux, panel_text
+from tests.test_screen_voice import Microphone
+from tests.test_virtual_mic import RATE, PulseDaemon
 
 pytestmark = needs_tmux
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((160, 48), id="160x48")]
 MODELS_LOAD = 240  # seconds: whisper base and piper loading on a busy 2-core machine
 REPLY = 60  # seconds for a typed reply to show (the screen itself answers in well under a second)
+
+
+KEYS = ("^q Quit", "esc Stop", "f2 Mic", "f3 Repeat", "f5 Save", "f6 State", "f7 Exhibits", "f8 House", "f9 Light")
+
+
+def last_line(screen: str) -> str:
+    return screen.rstrip("\n").rsplit("\n", 1)[-1]
 
 
 def quiet_env(home: Path) -> dict[str, str]:
@@ -63,8 +75,7 @@ def test_voice_play_with_no_sound_device_shows_the_table_and_takes_typing(
     screen = terminal.wait_for("NO MICROPHONE", "type", timeout=MODELS_LOAD)
     assert "No microphone found: type your questions instead." in panel_text(screen, "NO MICROPHONE"), screen
     terminal.type("Ann, Ben")
-    screen = terminal.wait_for("Question 1 of 4: Ann.", "rd:1", timeout=REPLY)
-    assert "Round 1" in screen
+    terminal.wait_for("Round 1 of 4.", "rd:1 | q:0/4 | seat:1/2", timeout=REPLY)
     assert terminal.exited is None
     assert (tmp_path / "state" / "audio.log").exists()  # the C libraries' complaints went there, not on the screen
 
@@ -75,7 +86,86 @@ def test_typed_play_on_the_screen(tmp_path: Path, home: Path, size: tuple[int, i
     terminals.append(terminal)
     terminal.wait_for("[L] t:1 | rd:0", "VOICE OFF", "Who is at the table?", timeout=REPLY)
     terminal.type("Ann, Ben")
-    terminal.wait_for("Question 1 of 4: Ann.", "rd:1 | q:0/4 | seat:1/2", timeout=REPLY)
+    terminal.wait_for("Round 1 of 4.", "rd:1 | q:0/4 | seat:1/2", timeout=REPLY)
     terminal.type("Thwaite, where were you at ten?")
     screen = terminal.wait_for("Question 2 of 4: Ben.", "q:1/4 | seat:2/2", timeout=REPLY)
     assert "question to Abel Thwaite" in screen
+
+
+@pytest.fixture
+def pulse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PulseDaemon]:
+    """A private PulseAudio daemon: its default source is a FIFO (the virtual microphone), its default
+    sink plays into nothing."""
+    if shutil.which("pulseaudio") is None or shutil.which("pactl") is None:
+        pytest.skip("PulseAudio is not installed (Debian: pulseaudio pulseaudio-utils)")
+    daemon = PulseDaemon(tmp_path_factory.mktemp("pa"))
+    try:
+        daemon.start()
+        yield daemon
+    finally:
+        daemon.stop()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_voice_play_hears_a_question_through_a_virtual_microphone(
+    tmp_path: Path, pulse: PulseDaemon, render_speech: Render, size: tuple[int, int], terminals: list[Terminal]
+) -> None:
+    microphone = Microphone(pulse.fifo)
+    microphone.start()  # the pipe source needs a writer before the capture opens, and until it closes
+    try:
+        env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")}
+        env.update(pulse.env, PULSE_SERVER=pulse.server, JACK_NO_START_SERVER="1")
+        terminal = play(tmp_path, size, env)  # the system's default devices: PulseAudio's
+        terminals.append(terminal)
+        # The voice side is up once the Host reads the opening aloud.
+        terminal.wait_for("[L] t:1 | rd:0", "SPEAKING", timeout=MODELS_LOAD)
+        terminal.type("Ann, Ben")
+        terminal.wait_for("rd:1 | q:0/4", "SPEAKING", timeout=REPLY)
+        terminal.press("Escape")  # the round's opening is long: stop the Host, and the microphone opens
+        terminal.wait_for("LISTENING", "Esc: the Host stopped talking.", timeout=REPLY)
+        microphone.say(np.concatenate([render_speech("Thwaite, where were you at ten?"), np.zeros(RATE, np.float32)]))
+        screen = terminal.wait_for("q:1/4 | seat:2/2", "Question 2 of 4: Ben.", timeout=MODELS_LOAD)
+    finally:
+        microphone.done.set()
+        microphone.join(timeout=10)
+    words = " ".join(screen.split())
+    assert "Heard: “Thwaite, where were you at" in words, screen
+    assert "taken as: question to Abel Thwaite" in words, screen
+    assert "Question 2 of 4: Ben." in screen
+    assert "3 of 4" in screen  # the ledger's questions left
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_footer_shows_quit_and_quitting_mid_night_says_how_to_resume(
+    tmp_path: Path, home: Path, size: tuple[int, int], terminals: list[Terminal]
+) -> None:
+    terminal = play(tmp_path, size, quiet_env(home), "--no-voice")
+    terminals.append(terminal)
+    # Every key on the footer's one line, quit included.
+    terminal.wait_until(lambda screen: all(key in last_line(screen) for key in KEYS), timeout=REPLY, what=f"the keys {KEYS}")
+    terminal.type("Ann, Ben")
+    terminal.wait_for("rd:1 | q:0/4", timeout=REPLY)
+    terminal.press("C-q")
+    terminal.wait_until(lambda _: terminal.exited is not None, timeout=REPLY, what="the game ending")
+    assert terminal.exited == 0
+    words = " ".join(terminal.screen(scrollback=True).split())
+    assert "The night is kept (round 1, 4 of 4 questions left)." in words
+    assert "./carol play --resume" in words
+
+
+def test_a_round_change_at_80x24_shows_the_new_exhibits_and_one_save(
+    tmp_path: Path, home: Path, terminals: list[Terminal]
+) -> None:
+    terminal = play(tmp_path, (80, 24), quiet_env(home), "--no-voice")
+    terminals.append(terminal)
+    terminal.wait_for("Who is at the table?", timeout=REPLY)
+    terminal.type("Ann")
+    terminal.wait_for("rd:1 | q:0/4", timeout=REPLY)
+    for asked in range(1, 5):
+        terminal.type("Thwaite, where were you at ten?")
+        terminal.wait_for(f"q:{asked}/4", timeout=REPLY)
+    screen = terminal.wait_for("-----END AIGC SAVE-----", timeout=REPLY)  # the round's end offers the SAVE
+    terminal.type("next")
+    screen = terminal.wait_for("rd:2 | q:0/4", "Round 2 of 4.", timeout=REPLY)
+    assert "Host reads E5" in screen  # the first new exhibit is on the screen
+    assert "AIGC SAVE" not in screen
