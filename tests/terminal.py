@@ -79,6 +79,10 @@ class Terminal:
         the lines scrolled off the top too."""
         return self._tmux("capture-pane", "-p", "-t", SESSION, *(["-S", "-"] if scrollback else []))
 
+    def capture_with_colours(self) -> str:
+        """The screen with its colour and style codes (for drawing it as a picture)."""
+        return self._tmux("capture-pane", "-e", "-p", "-t", SESSION)
+
     def wait_until(self, shows: Callable[[str], bool], timeout: float, what: str) -> str:
         """The screen, once `shows(screen)` holds; ScreenTimeout with the last screen if it never does."""
         deadline = time.monotonic() + timeout
@@ -109,9 +113,12 @@ class Terminal:
 
     @property
     def exited(self) -> int | None:
-        """The command's exit status once it has ended, else None."""
-        dead, _, status = self._tmux("display-message", "-p", "-t", SESSION, "#{pane_dead} #{pane_dead_status}").partition(" ")
-        return int(status) if dead == "1" and status.strip() else None  # (a moment with no status yet)
+        """The command's exit status once it has ended (128 + N if signal N ended it), else None."""
+        shown = self._tmux("display-message", "-p", "-t", SESSION, "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}")
+        dead, status, signal = shown.strip().split(":")
+        if dead != "1":
+            return None
+        return int(status) if status else 128 + int(signal or 0)
 
     def close(self) -> None:
         """End this terminal's tmux server (and with it the command, if still running)."""
