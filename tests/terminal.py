@@ -8,6 +8,7 @@ polling the screen until a deadline, never a fixed sleep.
 
 from __future__ import annotations
 
+import re
 import shlex
 import shutil
 import subprocess
@@ -19,6 +20,7 @@ from pathlib import Path
 import pytest
 
 SESSION = "carol"
+EXITED = "[terminal: the command exited with "  # then its status and "]", printed by the pane's shell
 POLL = 0.1  # seconds between looks at the screen while waiting for something to appear on it
 
 needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (Debian: tmux)")
@@ -61,7 +63,8 @@ class Terminal:
         cols, rows = size
         # The server inherits this environment, and the pane's command gets it from the server.
         self._tmux(
-            "new-session", "-d", "-s", SESSION, "-x", str(cols), "-y", str(rows), shlex.join(command),
+            "new-session", "-d", "-s", SESSION, "-x", str(cols), "-y", str(rows),
+            f"{shlex.join(command)}; echo \"{EXITED}$?]\"",
             env={**env, "TERM": "xterm-256color"}, config=True,
         )  # fmt: skip
         # Keep the pane when the command ends, so its last screen and exit status can be read.
@@ -113,12 +116,9 @@ class Terminal:
 
     @property
     def exited(self) -> int | None:
-        """The command's exit status once it has ended (128 + N if signal N ended it), else None."""
-        shown = self._tmux("display-message", "-p", "-t", SESSION, "#{pane_dead}:#{pane_dead_status}:#{pane_dead_signal}")
-        dead, status, signal = shown.strip().split(":")
-        if dead != "1":
-            return None
-        return int(status) if status else 128 + int(signal or 0)
+        """The command's exit status once it has ended (the shell prints it after), else None."""
+        found = re.findall(rf"^{re.escape(EXITED)}(\d+)\]$", self.screen(scrollback=True), flags=re.M)
+        return int(found[-1]) if found else None
 
     def close(self) -> None:
         """End this terminal's tmux server (and with it the command, if still running)."""
