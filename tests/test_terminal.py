@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.conftest_speech import Render
+from tests.conftest_speech import Render, speech_fixture
 from tests.terminal import Terminal, installed_command, needs_tmux, panel_text
 from tests.test_screen_voice import Microphone
 from tests.test_virtual_mic import RATE, PulseDaemon
@@ -62,6 +62,7 @@ def terminals() -> Iterator[list[Terminal]]:
         terminal.close()
 
 
+@pytest.mark.speech  # voice play loads the speech models in its own process
 @pytest.mark.skipif(Path("/dev/snd").exists(), reason="this machine has a sound card; the case needs one without")
 @pytest.mark.parametrize("size", SIZES)
 def test_voice_play_with_no_sound_device_shows_the_table_and_takes_typing(
@@ -92,8 +93,8 @@ def test_typed_play_on_the_screen(tmp_path: Path, home: Path, size: tuple[int, i
     assert "question to Abel Thwaite" in screen
 
 
-@pytest.fixture
-def pulse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PulseDaemon]:
+@speech_fixture()
+def virtual_sound(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PulseDaemon]:
     """A private PulseAudio daemon: its default source is a FIFO (the virtual microphone), its default
     sink plays into nothing."""
     if shutil.which("pulseaudio") is None or shutil.which("pactl") is None:
@@ -108,8 +109,9 @@ def pulse(tmp_path_factory: pytest.TempPathFactory) -> Iterator[PulseDaemon]:
 
 @pytest.mark.parametrize("size", SIZES)
 def test_voice_play_hears_a_question_through_a_virtual_microphone(
-    tmp_path: Path, pulse: PulseDaemon, render_speech: Render, size: tuple[int, int], terminals: list[Terminal]
+    tmp_path: Path, virtual_sound: PulseDaemon, render_speech: Render, size: tuple[int, int], terminals: list[Terminal]
 ) -> None:
+    pulse = virtual_sound
     microphone = Microphone(pulse.fifo)
     microphone.start()  # the pipe source needs a writer before the capture opens, and until it closes
     try:
