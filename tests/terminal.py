@@ -31,6 +31,11 @@ def installed_command() -> Path:
     return Path(sys.executable).parent / "third-carol"
 
 
+def words(screen: str) -> str:
+    """The screen's text with every run of whitespace (line ends included) made one space."""
+    return " ".join(screen.split())
+
+
 def panel_text(screen: str, marker: str) -> str:
     """The words of the panel whose first line holds `marker`: from the panel's left border (or the
     screen's edge), down the rows below, each row up to the panel's right border; whitespace (line
@@ -87,19 +92,25 @@ class Terminal:
         return self._tmux("capture-pane", "-e", "-p", "-t", SESSION)
 
     def wait_until(self, shows: Callable[[str], bool], timeout: float, what: str) -> str:
-        """The screen, once `shows(screen)` holds; ScreenTimeout with the last screen if it never does."""
+        """The screen, once `shows(screen)` holds on a settled screen (two looks in a row alike: tmux
+        may be half way through drawing a large frame); ScreenTimeout with the last screen if never."""
         deadline = time.monotonic() + timeout
+        seen = self.screen()
         while True:
-            seen = self.screen()
             if shows(seen):
-                return seen
+                again = self.screen()
+                if again == seen:
+                    return seen
+                seen = again
+                continue
             if time.monotonic() > deadline:
                 raise ScreenTimeout(f"after {timeout:.0f} s the screen never showed {what}:\n{seen}")
             time.sleep(POLL)
+            seen = self.screen()
 
     def wait_for(self, *texts: str, timeout: float = 30) -> str:
-        """The screen, once every one of `texts` is on it."""
-        return self.wait_until(lambda seen: all(text in seen for text in texts), timeout, " and ".join(map(repr, texts)))
+        """The screen, once every one of `texts` is on it (a text wrapped over two rows counts)."""
+        return self.wait_until(lambda seen: all(text in words(seen) for text in texts), timeout, " and ".join(map(repr, texts)))
 
     def type(self, line: str) -> None:
         """Type a line as a player does, then Enter."""
