@@ -364,8 +364,10 @@ class TableApp(App[int]):
             if span is None:
                 span = (0, len(text))
         view = self.current.speak(part_index, span)
-        if view is not None:
-            self.query_one("#night", VerticalScroll).scroll_to_widget(view, animate=False)
+        night = self.query("#night").results(VerticalScroll)
+        # (A sentence reported as the screen closes finds no night left to scroll.)
+        if view is not None and (shown := next(night, None)) is not None:
+            shown.scroll_to_widget(view, animate=False)
 
     @on(MicChanged)
     def _mic_changed(self, event: MicChanged) -> None:
