@@ -72,26 +72,28 @@ class Fixture:
 
 
 _COLUMNS = ("id", "said", "spoken", "voice", "kind", "suspect", "exhibits", "command", "tags")
+_CORPUS_COLUMNS = (*_COLUMNS, "split", "sha256")
 
 
-def write_manifest(fixtures: list[Fixture], path: Path = MANIFEST) -> None:
+def write_manifest(fixtures: list[Fixture], path: Path = MANIFEST, *, with_split: bool = False) -> None:
+    """The manifest as TSV; the corpus manifest also carries each fixture's split and render hash."""
+    columns = _CORPUS_COLUMNS if with_split else _COLUMNS
     with path.open("w", newline="", encoding="utf-8") as handle:
         writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
-        writer.writerow(_COLUMNS)
+        writer.writerow(columns)
         for f in fixtures:
-            writer.writerow(
-                [
-                    f.id,
-                    f.said,
-                    f.spoken,
-                    f.voice,
-                    f.kind,
-                    f.suspect or "",
-                    " ".join(str(n) for n in f.exhibits),
-                    f.command or "",
-                    " ".join(f.tags),
-                ]
-            )
+            row = [
+                f.id,
+                f.said,
+                f.spoken,
+                f.voice,
+                f.kind,
+                f.suspect or "",
+                " ".join(str(n) for n in f.exhibits),
+                f.command or "",
+                " ".join(f.tags),
+            ]
+            writer.writerow([*row, f.split.value, f.sha256] if with_split else row)
 
 
 def load_manifest(path: Path = MANIFEST) -> list[Fixture]:
@@ -115,29 +117,8 @@ def load_manifest(path: Path = MANIFEST) -> list[Fixture]:
     ]
 
 
-_CORPUS_COLUMNS = (*_COLUMNS, "split", "sha256")
-
-
 def write_corpus_manifest(fixtures: list[Fixture], path: Path = CORPUS_MANIFEST) -> None:
-    with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle, delimiter="\t", lineterminator="\n")
-        writer.writerow(_CORPUS_COLUMNS)
-        for f in fixtures:
-            writer.writerow(
-                [
-                    f.id,
-                    f.said,
-                    f.spoken,
-                    f.voice,
-                    f.kind,
-                    f.suspect or "",
-                    " ".join(str(n) for n in f.exhibits),
-                    f.command or "",
-                    " ".join(f.tags),
-                    f.split.value,
-                    f.sha256,
-                ]
-            )
+    write_manifest(fixtures, path, with_split=True)
 
 
 def load_fixtures(split: Split) -> list[Fixture]:
