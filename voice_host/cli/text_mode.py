@@ -17,20 +17,17 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TextIO
 
-from engine.case import REFUSAL, CaseError
 from engine.game import Game
 from engine.replies import Reply
 from engine.save import BEGIN, END
-from voice_host.loop.casefiles import case_dir_or_bundled, read_case_dir
 from voice_host.loop.journal import (
     Journal,
-    StateFolder,
     StateProblem,
     choose_night,
-    default_state_dir,
     replay,
     resume_notice,
 )
+from voice_host.loop.opening import open_case_and_folder
 
 MAX_SAVE_LINES = 24  # the card's block is 12 lines; a pasted one may be wrapped a little more
 _SAVE_FIELD = re.compile(r"^\s*(?:(?:game|m|rules|turn|rd|q|seat|table|broken|sha):|$)", re.IGNORECASE)
@@ -80,18 +77,10 @@ def _lenient(stream: TextIO) -> TextIO:
 def run_text(args: argparse.Namespace, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     source = stdin or _lenient(sys.stdin)
     out = stdout or sys.stdout
-    try:
-        case = read_case_dir(case_dir_or_bundled(args.case))
-    except CaseError as error:
-        out.write(REFUSAL + "\n")
-        out.flush()
-        print(f"reason: {error.reason}", file=sys.stderr)
+    opened = open_case_and_folder(args.case, args.state_dir, out)
+    if opened is None:
         return 1
-    try:
-        folder = StateFolder.open(args.state_dir or default_state_dir())
-    except StateProblem as problem:
-        print(problem.line, file=sys.stderr)
-        return 1
+    case, folder = opened
     with folder:
         try:
             night, note = choose_night(folder, case.public.mystery, args.night, args.resume)

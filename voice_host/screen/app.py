@@ -578,22 +578,14 @@ def _device(choice: str | None) -> int | str | None:
 
 def run_screen(args: argparse.Namespace) -> int:
     """Load the case, start (or resume) the game and run the table screen until the table quits."""
-    from engine.case import REFUSAL, CaseError
     from engine.game import Game
-    from voice_host.loop.casefiles import case_dir_or_bundled, read_case_dir
-    from voice_host.loop.journal import StateFolder, StateProblem, choose_night, default_state_dir, read_night
+    from voice_host.loop.journal import StateProblem, choose_night, read_night
+    from voice_host.loop.opening import open_case_and_folder
 
-    try:
-        case = read_case_dir(case_dir_or_bundled(args.case))
-    except CaseError as error:
-        print(REFUSAL)
-        print(f"reason: {error.reason}", file=sys.stderr)
+    opened = open_case_and_folder(args.case, args.state_dir, sys.stdout)
+    if opened is None:
         return 1
-    try:
-        folder = StateFolder.open(args.state_dir or default_state_dir())
-    except StateProblem as problem:
-        print(problem.line, file=sys.stderr)
-        return 1
+    case, folder = opened
     with folder:
         try:
             night, note = choose_night(folder, case.public.mystery, args.night, args.resume)
