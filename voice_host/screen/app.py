@@ -31,6 +31,7 @@ from textual.message import Message
 from textual.widgets import Footer, Input, OptionList, Static
 
 from engine.replies import PartKind, Reply, ReplyPart
+from engine.rules import QUESTIONS_PER_ROUND
 from engine.state import GameState
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.screen.driver import Exchange, TableDriver
@@ -638,5 +639,5 @@ def _run_with_voice(driver: TableDriver, case: Case, args: argparse.Namespace, a
 def _say_the_night_is_kept(state: GameState) -> None:
     """Printed on the terminal when the table quits mid-night (the journal has every message)."""
     if state.round > 0 and not state.over:
-        print(f"The night is kept (round {state.round_label}, {state.questions_left} of 4 questions left).")
+        print(f"The night is kept (round {state.round_label}, {state.questions_left} of {QUESTIONS_PER_ROUND} questions left).")
         print("To go on: ./carol play --resume  (or third-carol play --resume)")
