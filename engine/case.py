@@ -22,7 +22,11 @@ NOTICE_FILE = "SYSTEM.md"
 
 
 # The number of suspects in words, as the card's fixed lines say it ("Only the six can be questioned.").
-NUMBER_WORDS = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve")
+# Number words one to sixteen: a case's count of suspects in words, and (in voice_host) an exhibit cited aloud.
+NUMBER_WORDS = (
+    "one", "two", "three", "four", "five", "six", "seven", "eight",
+    "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+)  # fmt: skip
 
 
 class CaseError(Exception):

@@ -19,6 +19,7 @@ from typing import Protocol
 import jellyfish
 from rapidfuzz import fuzz
 
+from engine.classify import QUESTION_WORDS
 from engine.grammar import phrases
 from engine.messages import COMMAND_WORDS
 from voice_host.understanding.normalise import Correction, CorrectionKind, Normalised
@@ -68,7 +69,6 @@ _STOP_WORDS = frozenset(
     are be been being did do does done had has have can could would should will shall may might must
     you your yours we us our me my i again please just also too very""".split()
 )
-_QUESTION_WORDS = frozenset("who what where when why how did were was is are do does have had can could would will tell".split())
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 # Words after which the next word is where the card expects a name.
 _TRIGGERS_ANYWHERE = frozenset({"ask", "confront", "accuse", "answers", "mr", "mrs", "miss", "ms", "reverend", "rev"})
@@ -307,7 +307,7 @@ class NamesMatcher:
             following = tokens[index + 1].text
             plain = following.lower()
             if plain not in self._aliases and following != "@" and not self._never_a_name(plain):
-                if plain not in _QUESTION_WORDS:
+                if plain not in QUESTION_WORDS:
                     pair = self.best(word + following)
                     if pair is not None:
                         candidates.append((*pair, 2))
@@ -386,7 +386,7 @@ class NamesMatcher:
             follower = lowered[first + 1]
             if any(mark in gap for mark in ",:-") or follower in ("you", "your"):
                 slots.add(first)
-            elif follower in _QUESTION_WORDS and says_you:
+            elif follower in QUESTION_WORDS and says_you:
                 slots.add(first)
         # A name alone would be "What do you ask?"; a lone misheard word is left alone.
         for phrase in _TRIGGER_PHRASES_AT_START:

@@ -15,6 +15,7 @@ from enum import Enum
 from rapidfuzz import fuzz
 from text_to_num import alpha2digit
 
+from engine.case import NUMBER_WORDS
 from engine.grammar import IntentKind, grammar, phrases
 from engine.messages import Command
 from engine.rules import EXHIBITS
@@ -47,11 +48,7 @@ class Normalised:
 
 # Exhibits are 1-16 (EXHIBITS), so these few words are all a citation can use; "one" is left alone by
 # alpha2digit (it is usually a pronoun), so citations spelt out are read with this table too.
-_NUMBER_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16,
-}  # fmt: skip
+_NUMBER_WORDS = {word: number for number, word in enumerate(NUMBER_WORDS[:EXHIBITS], start=1)}
 _NUMBER_WORD_RE = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
 
 # The spoken letter E as whisper writes it: "E", "e", "ee", "E.", "eee".
