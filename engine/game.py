@@ -7,12 +7,13 @@ messages always give the same replies, which is what lets a journal replay a nig
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from engine.case import Case, EntryKind, FileEntry, GradePart
 from engine.classify import Action, Classifier, Decision, Pending, Situation
 from engine.grammar import StateQuestion
-from engine.ledger import full_state, full_state_of, ledger_line
+from engine.ledger import FullState, full_state, full_state_of, ledger_line
 from engine.messages import Command, Message
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.rules import EXHIBITS_PER_ROUND, QUESTIONS_PER_ROUND, ROUNDS
@@ -21,6 +22,16 @@ from engine.scoring import PAR, grade
 from engine.state import Accusation, GameState, Phase
 from engine.text import bounded, clean, words
 from engine.topics import topic_indexes
+
+# Each state question is answered with its one line of FULL STATE.
+_STATE_LINE: dict[StateQuestion, Callable[[FullState], str]] = {
+    StateQuestion.QUESTIONS: lambda lines: lines.questions,
+    StateQuestion.ROUND: lambda lines: lines.round,
+    StateQuestion.EXHIBITS: lambda lines: lines.exhibits,
+    StateQuestion.LIES: lambda lines: lines.lies,
+    StateQuestion.SEATS: lambda lines: lines.seats,
+    StateQuestion.ACCUSATION: lambda lines: lines.accusation,
+}
 
 MAX_SEATS = 8
 MAX_SAVED_TURN = 99_999  # a SAVE's turn outside 1 to this is repaired (a night has about a hundred)
@@ -319,7 +330,6 @@ class Game:
         """A question about the state: one line of FULL STATE (or the whole), never an interpretation."""
         t = self._t
         question = d.state_question
-        lines = full_state_of(self._state_at(t.turn + 1), self.joining)
         if question is StateQuestion.FULL:
             self._full_state()
         elif question is StateQuestion.TURN:
@@ -327,18 +337,9 @@ class Game:
                 self._system(QUESTIONS_DONE)
             else:
                 self._prompt()  # "Question 2 of 4: Ben." (or the round's end line)
-        elif question is StateQuestion.QUESTIONS:
-            self._system(lines.questions)
-        elif question is StateQuestion.ROUND:
-            self._system(lines.round)
-        elif question is StateQuestion.EXHIBITS:
-            self._system(lines.exhibits)
-        elif question is StateQuestion.LIES:
-            self._system(lines.lies)
-        elif question is StateQuestion.SEATS:
-            self._system(lines.seats)
-        elif question is StateQuestion.ACCUSATION:
-            self._system(lines.accusation)
+        elif question is not None:
+            line = _STATE_LINE[question]
+            self._system(line(full_state_of(self._state_at(t.turn + 1), self.joining)))
 
     def _do_who_is(self, d: Decision) -> None:
         """ "Who is the butler?" -> "Abel Thwaite, the butler.": THE SIX's own words."""
