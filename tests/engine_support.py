@@ -1,7 +1,11 @@
-"""Helpers for the engine tests: the test cases (Frost Fair, Wyke Mill) and a game played by messages."""
+"""Helpers for the engine tests: the test cases (Frost Fair, Wyke Mill), a game played by messages, and text mode
+run as its own process."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -95,3 +99,30 @@ def par_exhibits(case: Case) -> list[int]:
                 chosen.append(number)
     assert len(chosen) <= MAX_COUNTED_EXHIBITS, "a par accusation must fit in the exhibits an accusation counts"
     return chosen
+
+
+def run_text_mode(
+    state: Path, stdin: str | bytes, *extra: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """`third-carol play --text` on Frost Fair in its own process; never a traceback on stderr."""
+    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "voice_host.cli.main",
+            "play",
+            "--text",
+            "--case",
+            str(FROST_FAIR),
+            "--state-dir",
+            str(state),
+            *extra,
+        ],
+        input=data,
+        capture_output=True,
+        env={**{k: v for k, v in os.environ.items() if k not in ("PYTHONUTF8", "PYTHONIOENCODING")}, **(env or {})},
+        check=False,
+    )
+    assert b"Traceback" not in result.stderr, result.stderr.decode()
+    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())

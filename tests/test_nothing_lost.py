@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from engine.game import Game
-from tests.engine_support import FROST_FAIR, frost_case
+from tests.engine_support import FROST_FAIR, frost_case, run_text_mode
 from voice_host.cli.text_mode import messages_from
 from voice_host.loop.journal import (
     LAST_SAVE,
@@ -25,30 +25,6 @@ from voice_host.loop.journal import (
 )
 
 MOVES = ["Ann, Bob and Cy", "Confront Ada with E3", "Bram, where were you?", "Cole, where were you?", "pass"]
-
-
-def _text(state: Path, stdin: str | bytes, *extra: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "voice_host.cli.main",
-            "play",
-            "--text",
-            "--case",
-            str(FROST_FAIR),
-            "--state-dir",
-            str(state),
-            *extra,
-        ],
-        input=data,
-        capture_output=True,
-        env={**{k: v for k, v in os.environ.items() if k not in ("PYTHONUTF8", "PYTHONIOENCODING")}, **(env or {})},
-        check=False,
-    )
-    assert b"Traceback" not in result.stderr, result.stderr.decode()
-    return subprocess.CompletedProcess(result.args, result.returncode, result.stdout.decode(), result.stderr.decode())
 
 
 def _ledgers(out: str) -> list[str]:
@@ -79,28 +55,28 @@ def _one_line(result: subprocess.CompletedProcess[str], *words: str) -> str:
 
 
 def test_a_torn_last_record_resumes_at_the_last_whole_one_and_says_so_once(tmp_path: Path) -> None:
-    _text(tmp_path, "\n".join(MOVES) + "\n")
+    run_text_mode(tmp_path, "\n".join(MOVES) + "\n")
     [night] = _nights(tmp_path)
     data = night.read_bytes()
     night.write_bytes(data[:-7])  # a kill in the middle of writing the last move
-    resumed = _text(tmp_path, "Ada, where were you?\nnext\n", "--resume")
+    resumed = run_text_mode(tmp_path, "Ada, where were you?\nnext\n", "--resume")
     notice = "The last move was not saved whole; resuming at turn 5."
     assert resumed.stdout.startswith(notice)
     assert _ledgers(resumed.stdout)[0] == _reference_ledger(MOVES[:-1])
     # Two more moves, then another resume: they are all there, and the notice is not said again.
-    again = _text(tmp_path, "", "--resume")
+    again = run_text_mode(tmp_path, "", "--resume")
     assert notice not in again.stdout
     assert _ledgers(again.stdout)[-1] == _reference_ledger([*MOVES[:-1], "Ada, where were you?", "next"])
     assert night.read_bytes() == data[:-7]  # the torn night itself is kept as it was
 
 
 def test_nothing_is_appended_after_a_bad_record(tmp_path: Path) -> None:
-    _text(tmp_path, "\n".join(MOVES) + "\n")
+    run_text_mode(tmp_path, "\n".join(MOVES) + "\n")
     [night] = _nights(tmp_path)
     damaged = bytearray(night.read_bytes())
     damaged[len(damaged) // 2] ^= 0x20
     night.write_bytes(bytes(damaged))
-    _text(tmp_path, "pass\n", "--resume")
+    run_text_mode(tmp_path, "pass\n", "--resume")
     assert night.read_bytes() == bytes(damaged)
     continued = read_night(_nights(tmp_path)[-1])
     assert continued.continues == (night.name,) and continued.whole
@@ -117,23 +93,23 @@ def test_nothing_is_appended_after_a_bad_record(tmp_path: Path) -> None:
     ids=["bad-utf8", "deep-nesting", "5000-digits"],
 )
 def test_a_record_that_sums_right_but_cannot_be_read_ends_the_night_there(tmp_path: Path, payload: bytes) -> None:
-    _text(tmp_path, "\n".join(MOVES[:3]) + "\n")
+    run_text_mode(tmp_path, "\n".join(MOVES[:3]) + "\n")
     [night] = _nights(tmp_path)
     record = b"%d %08x " % (len(payload), zlib.crc32(payload)) + payload + b"\n"
     night.write_bytes(night.read_bytes() + record + encode_record({"message": "pass", "ledger": "x", "over": False}))
-    resumed = _text(tmp_path, "", "--resume")
+    resumed = run_text_mode(tmp_path, "", "--resume")
     assert resumed.returncode == 0
     assert "resuming at turn 4" in resumed.stdout
     assert _ledgers(resumed.stdout)[-1] == _reference_ledger(MOVES[:3])
 
 
 def test_a_flipped_first_byte_keeps_the_night_and_says_so(tmp_path: Path) -> None:
-    _text(tmp_path, "\n".join(MOVES) + "\n")
+    run_text_mode(tmp_path, "\n".join(MOVES) + "\n")
     [night] = _nights(tmp_path)
     damaged = bytearray(night.read_bytes())
     damaged[0] ^= 0x01
     night.write_bytes(bytes(damaged))
-    resumed = _text(tmp_path, "Ann\n", "--resume")
+    resumed = run_text_mode(tmp_path, "Ann\n", "--resume")
     assert night.name in resumed.stderr and "kept" in resumed.stderr
     assert night.read_bytes() == bytes(damaged)
     assert len(_nights(tmp_path)) == 2
@@ -143,29 +119,29 @@ def test_a_flipped_first_byte_keeps_the_night_and_says_so(tmp_path: Path) -> Non
 
 
 def test_every_night_has_its_own_file_and_none_is_overwritten(tmp_path: Path) -> None:
-    _text(tmp_path, "Ann\nnext\nyes\n")
+    run_text_mode(tmp_path, "Ann\nnext\nyes\n")
     [first] = _nights(tmp_path)
     before = first.read_bytes()
-    _text(tmp_path, "give up\nyes\n")
-    _text(tmp_path, "Bo\n")
+    run_text_mode(tmp_path, "give up\nyes\n")
+    run_text_mode(tmp_path, "Bo\n")
     nights = _nights(tmp_path)
     assert len(nights) == 3 and nights[0] == first and first.read_bytes() == before
 
 
 def test_play_keeps_an_unfinished_night_and_says_how_to_go_on_with_it(tmp_path: Path) -> None:
-    _text(tmp_path, "\n".join(MOVES) + "\n")
+    run_text_mode(tmp_path, "\n".join(MOVES) + "\n")
     [unfinished] = _nights(tmp_path)
-    fresh = _text(tmp_path, "Dee\n")
+    fresh = run_text_mode(tmp_path, "Dee\n")
     assert f"--night {unfinished.name}" in fresh.stderr
     assert _ledgers(fresh.stdout)[-1].startswith("[L] t:2 | rd:1")  # a new night went on meanwhile
-    back = _text(tmp_path, "", "--night", unfinished.name)
+    back = run_text_mode(tmp_path, "", "--night", unfinished.name)
     assert _ledgers(back.stdout)[-1] == _reference_ledger(MOVES)
 
 
 def test_a_finished_night_is_not_offered_again(tmp_path: Path) -> None:
-    _text(tmp_path, "Ann\ngive up\nyes\n")
-    assert "No unfinished night" in _text(tmp_path, "", "--resume").stderr
-    assert "unfinished" not in _text(tmp_path, "Bo\n").stderr
+    run_text_mode(tmp_path, "Ann\ngive up\nyes\n")
+    assert "No unfinished night" in run_text_mode(tmp_path, "", "--resume").stderr
+    assert "unfinished" not in run_text_mode(tmp_path, "Bo\n").stderr
 
 
 # -- the state folder ------------------------------------------------------------------------------
@@ -174,7 +150,7 @@ def test_a_finished_night_is_not_offered_again(tmp_path: Path) -> None:
 def test_a_second_process_on_the_same_folder_gets_one_line(tmp_path: Path) -> None:
     state = tmp_path / "state"
     with StateFolder.open(state):
-        second = _text(state, "Ann\n")
+        second = run_text_mode(state, "Ann\n")
     _one_line(second, str(state), "Another Third Carol")
     assert second.stdout == ""
 
@@ -182,22 +158,22 @@ def test_a_second_process_on_the_same_folder_gets_one_line(tmp_path: Path) -> No
 def test_the_state_folder_is_a_file(tmp_path: Path) -> None:
     state = tmp_path / "state"
     state.write_text("not a folder")
-    _one_line(_text(state, "Ann\n"), str(state), "is a file")
+    _one_line(run_text_mode(state, "Ann\n"), str(state), "is a file")
 
 
 def test_the_state_folder_under_a_file(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
-    _one_line(_text(tmp_path / "file" / "state", "Ann\n"), str(tmp_path / "file"), "is a file")
+    _one_line(run_text_mode(tmp_path / "file" / "state", "Ann\n"), str(tmp_path / "file"), "is a file")
 
 
 def test_the_nights_folder_is_a_file(tmp_path: Path) -> None:
     (tmp_path / NIGHTS).write_text("x")
-    _one_line(_text(tmp_path, "Ann\n"), NIGHTS, "Move that file away")
+    _one_line(run_text_mode(tmp_path, "Ann\n"), NIGHTS, "Move that file away")
 
 
 def test_an_old_journal_that_is_a_folder_does_not_stop_the_night(tmp_path: Path) -> None:
     (tmp_path / "journal.jsonl").mkdir()
-    result = _text(tmp_path, "Ann\n")
+    result = run_text_mode(tmp_path, "Ann\n")
     assert result.returncode == 0 and _ledgers(result.stdout)[-1].startswith("[L] t:2 | rd:1")
 
 
@@ -238,14 +214,14 @@ def test_last_save_is_replaced_whole_or_not_at_all(tmp_path: Path, monkeypatch: 
 
 def test_a_last_save_that_is_a_folder_is_one_line_and_the_reply_is_shown(tmp_path: Path) -> None:
     (tmp_path / LAST_SAVE).mkdir()
-    result = _text(tmp_path, "Ann\nsave\nnext\n")
+    result = run_text_mode(tmp_path, "Ann\nsave\nnext\n")
     assert result.returncode == 0
     assert "-----BEGIN AIGC SAVE-----" in result.stdout and "copy it from the reply" in result.stderr
     assert read_night(_nights(tmp_path)[0]).messages == ("Ann", "save", "next")
 
 
 def test_a_long_message_is_journalled_only_as_far_as_it_is_read(tmp_path: Path) -> None:
-    _text(tmp_path, "Ann\nAda, where were you? " + "x" * 5_000_000 + "\n")
+    run_text_mode(tmp_path, "Ann\nAda, where were you? " + "x" * 5_000_000 + "\n")
     [night] = _nights(tmp_path)
     assert night.stat().st_size < 10_000
 
@@ -255,10 +231,10 @@ def test_a_long_message_is_journalled_only_as_far_as_it_is_read(tmp_path: Path) 
 
 @pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "utf-8:strict"}, {"LC_ALL": "C.UTF-8"}], ids=["strict", "c-locale"])
 def test_bytes_that_are_not_utf8_on_stdin_do_not_stop_the_night(tmp_path: Path, env: dict[str, str]) -> None:
-    result = _text(tmp_path, b"Ann\n\xff\xfe what\nAda, where were you?\n", env=env)
+    result = run_text_mode(tmp_path, b"Ann\n\xff\xfe what\nAda, where were you?\n", env=env)
     assert result.returncode == 0
     assert _ledgers(result.stdout)[-1].startswith("[L] t:4 | rd:1 | q:1/4")
-    assert _ledgers(_text(tmp_path, "", "--resume").stdout)[-1] == _ledgers(result.stdout)[-1]
+    assert _ledgers(run_text_mode(tmp_path, "", "--resume").stdout)[-1] == _ledgers(result.stdout)[-1]
 
 
 def test_a_begin_with_no_end_does_not_swallow_the_rest() -> None:
@@ -282,7 +258,7 @@ def test_a_whole_pasted_save_is_still_one_message() -> None:
 
 
 def test_the_journal_keeps_only_moves_and_checksums_each(tmp_path: Path) -> None:
-    _text(tmp_path, "Ann\npass\n")
+    run_text_mode(tmp_path, "Ann\npass\n")
     [night] = _nights(tmp_path)
     lines = night.read_bytes().splitlines()
     assert len(lines) == 3  # the night's header and two moves
@@ -307,6 +283,6 @@ def test_a_real_kill_between_moves_loses_nothing_that_was_shown(tmp_path: Path) 
         shown.append(line.strip())
     host.send_signal(signal.SIGKILL)
     host.wait()
-    resumed = _text(tmp_path, "", "--resume")
+    resumed = run_text_mode(tmp_path, "", "--resume")
     assert _ledgers(resumed.stdout) == [shown[-1]] == [_reference_ledger(MOVES[:3])]
     assert "not saved whole" not in resumed.stdout

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 from engine.game import Game
 from engine.replies import PartKind
 from engine.save import parse_save
-from tests.engine_support import FROST_FAIR, frost_case, play, seated, system_lines, to_round
+from tests.engine_support import frost_case, play, run_text_mode, seated, system_lines, to_round
 
 
 def save_text(game: Game) -> str:
@@ -123,24 +122,9 @@ def test_half_a_save_block_is_not_a_resume() -> None:
 
 
 def _text_mode(state_dir: Path, stdin: str, *extra: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "voice_host.cli.main",
-            "play",
-            "--text",
-            "--case",
-            str(FROST_FAIR),
-            "--state-dir",
-            str(state_dir),
-            *extra,
-        ],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    result = run_text_mode(state_dir, stdin, *extra)
+    assert result.returncode == 0, result.stderr
+    return result
 
 
 def test_text_mode_reads_a_pasted_save_block_as_one_message(tmp_path: Path) -> None:
