@@ -8,7 +8,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from textual.widgets import Static
+from textual.widgets import Input, Static
+from textual.widgets._toast import Toast
 
 from engine.game import Game
 from tests.engine_support import FROST_FAIR
@@ -106,11 +107,19 @@ async def test_a_resume_cut_back_says_so_once_on_the_screen(tmp_path: Path) -> N
             assert again.driver.state.questions_used == 1
 
 
+def _input_in_view(app: TableApp) -> None:
+    """No pop-up over the bottom of the screen: the notice line sits above the input, both on screen."""
+    assert not app.query(Toast)
+    typed, heard = app.query_one("#typed", Input), app.heard
+    assert heard.region.height > 0 and heard.region.bottom <= typed.region.y
+    assert typed.region.height > 0 and typed.region.bottom <= app.screen.region.bottom
+
+
 @pytest.mark.anyio
-async def test_a_full_disk_is_one_line_on_the_screen_and_the_night_goes_on(tmp_path: Path) -> None:
+async def test_a_full_disk_is_one_line_above_the_input_at_80x24_and_the_night_goes_on(tmp_path: Path) -> None:
     with StateFolder.open(tmp_path) as folder:
         app = _app(folder)
-        async with app.run_test(size=(160, 48)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             journal = app.driver.journal
             assert journal is not None
@@ -121,15 +130,36 @@ async def test_a_full_disk_is_one_line_on_the_screen_and_the_night_goes_on(tmp_p
             journal.write = full
             app.send("Ann, Bob")
             await pilot.pause()
-            shown = [n.message for n in app._notifications]
-            assert any("could not be saved" in line and "Free some space" in line for line in shown)
+            assert app.heard.plain.startswith("Typed: “Ann, Bob”")  # what was typed stays shown
+            assert "Not saved: This move could not be saved" in app.heard.plain
+            assert "Free some space" in app.heard.plain
+            _input_in_view(app)
             journal.write = __import__("os").write
             app.send("Ada, where were you at nine?")
             await pilot.pause()
+            assert "Not saved" not in app.heard.plain  # saved again: the notice goes with the next move
         journal.close()
     with StateFolder.open(tmp_path) as folder:
         night = folder.latest_unfinished()
         assert night is not None and night.messages == ("Ann, Bob", "Ada, where were you at nine?")
+
+
+@pytest.mark.anyio
+async def test_a_save_file_that_cannot_be_written_is_one_line_above_the_input_at_80x24(tmp_path: Path) -> None:
+    with StateFolder.open(tmp_path) as folder:
+        (tmp_path / "last-save.txt").mkdir()  # the SAVE cannot replace a folder
+        app = _app(folder)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.send("Ann, Bob")
+            await pilot.press("f5")
+            await pilot.pause()
+            assert app.heard.plain.startswith("Key: F5")
+            assert "Not saved: The SAVE could not be written to" in app.heard.plain
+            assert "copy it from the reply instead." in app.heard.plain
+            _input_in_view(app)
+        assert app.driver.journal is not None
+        app.driver.journal.close()
 
 
 @pytest.mark.anyio

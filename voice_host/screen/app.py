@@ -316,9 +316,10 @@ class TableApp(App[int]):
         return exchange
 
     def _show_problems(self) -> None:
-        """What went wrong with the journal or the SAVE file, one line each: the night goes on."""
+        """What went wrong with the journal or the SAVE file, one line each under what was said (not a
+        pop-up, which covers the input at 80x24): the night goes on."""
         for line in self.driver.take_problems():
-            self.notify(line, title="Not saved", severity="error", timeout=15, markup=False)
+            self.heard.add_notice("Not saved", line)
 
     # --- what the voice side reports (on the UI thread: the voice side uses call_from_thread) --------
 

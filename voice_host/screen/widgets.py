@@ -146,10 +146,11 @@ class MicPanel(Vertical):
 
 
 class HeardPanel(Static):
-    """What was heard (or typed) last, and what it was taken as."""
+    """What was heard (or typed) last, and what it was taken as; the screen's own notices."""
 
     def __init__(self) -> None:
         super().__init__("", id="heard")
+        self.line = Text()
         self.plain = ""
 
     def show_typed(self, text: str, taken_as: str) -> None:
@@ -163,21 +164,27 @@ class HeardPanel(Static):
 
     def show_key(self, key: str, taken_as: str) -> None:
         """A key that stands for a command (F5: save): shown as the key pressed, not as typed words."""
-        line = Text.assemble(("Key: ", "bold"), key, ("  →  taken as: ", "bold"), taken_as)
-        self.plain = line.plain
-        self.update(line)
+        self._set(Text.assemble(("Key: ", "bold"), key, ("  →  taken as: ", "bold"), taken_as))
 
     def show_notice(self, title: str, text: str) -> None:
         """A short word from the screen itself (Esc, F2, F8 ...), on this line above the input so it
         never covers what the table types."""
-        line = Text.assemble((f"{title}: ", "bold"), text)
-        self.plain = line.plain
-        self.update(line)
+        self._set(Text.assemble((f"{title}: ", "bold"), text))
+
+    def add_notice(self, title: str, text: str) -> None:
+        """A notice under what is shown, which stays (the move it is about): a move or the SAVE file
+        that could not be written. Here above the input, never in a pop-up over it."""
+        notice = Text.assemble((f"{title}: ", "bold"), text)
+        self._set(Text("\n").join((self.line, notice)) if self.plain else notice)
 
     def _show(self, how: str, text: str, taken_as: str, *, confirm: bool) -> None:
         line = Text.assemble((f"{how}: ", "bold"), f"“{text}”", ("  →  taken as: ", "bold"), taken_as)
         if confirm:
             line.append("  (? say yes to confirm)", "bold")
+        self._set(line)
+
+    def _set(self, line: Text) -> None:
+        self.line = line
         self.plain = line.plain
         self.update(line)
 
