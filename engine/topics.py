@@ -9,6 +9,12 @@ The first question that names a topic decides. Inside it a specific cue (turpent
 a person's name, and a name outranks a plain cue (see, hear, the dead woman's name); then the earliest
 cue wins, then the longer one, then a line that came into the FILE later.
 
+The grammar of the question moves a cue up or down: one of the six as its subject ("is Mrs Ruddock telling
+the truth?") counts as specific, unless a specific line in it names them ("does Joel inherit?" is the
+will's); the moment of a trailing "when you ..." or the place of "what were you doing at ..." is what is
+asked when nothing before it names a thing; a place phrase after the thing asked ("could you hear the
+waits from your room?") is a circumstance and counts as a name.
+
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
 three or more words, through two intervening words ("where exactly were you").
 """
@@ -53,6 +59,7 @@ class Cue:
     stems: tuple[str, ...]
     strength: CueStrength
     entry: FileEntry
+    names_suspect: bool = False  # a name of one of the six ("Thwaite"), not of another person ("Nance")
 
     @property
     def max_gap(self) -> int:
@@ -288,23 +295,109 @@ class TopicIndex:
         best: tuple[_Rank, FileEntry] | None = None
         offset = 0
         for unit in group:
-            moment = _moment_at(unit.words) if unit.role is Role.QUESTION else None
-            for hit in self.hits(unit.words, in_file):
-                if moment is not None and hit.start > moment and hit.strength == CueStrength.SPECIFIC:
-                    hit = _Hit(hit.cue, hit.positions, hit.strength + 1)  # the moment asked about names the topic
+            for hit in self._weighed(unit, in_file):
                 ranked = (hit.rank(offset), hit.cue.entry)
                 if best is None or ranked[0] < best[0]:
                     best = ranked
             offset += len(unit.words)
         return best
 
+    def _weighed(self, unit: Unit, in_file: Callable[[FileEntry], bool]) -> list[_Hit]:
+        """The unit's hits, each at the strength it has in this question: the grammar of a question can
+        make a cue the thing asked about (raised) or a circumstance of it (lowered)."""
+        hits = self.hits(unit.words, in_file)
+        if unit.role is not Role.QUESTION:
+            return hits
+        subject = _subject_at(unit.words)
+        focus = _focus_at(unit.words)
+        if focus is not None and any(
+            hit.start < focus
+            and hit.strength == CueStrength.SPECIFIC
+            and not _is_frame(hit.cue)
+            and not _after_place_preposition(unit.words, hit.start)
+            for hit in hits
+        ):
+            focus = None  # "which verse were they on when you heard the fall?" asks about the verse
+        weighed: list[_Hit] = []
+        for hit in hits:
+            strength = hit.strength
+            if hit.start == subject and hit.cue.names_suspect:
+                named = hit.cue.stems
+                if not any(other.strength == CueStrength.SPECIFIC and _speaks_of(other.cue.entry, named) for other in hits):
+                    strength = CueStrength.SPECIFIC  # "is Mrs Ruddock careful ...?" asks about Mrs Ruddock
+            elif focus is not None and hit.start > focus and strength == CueStrength.SPECIFIC:
+                strength += 1  # the moment or place asked about names the topic
+            elif (
+                strength == CueStrength.SPECIFIC
+                and _after_place_preposition(unit.words, hit.start)
+                and any(other.positions[-1] < hit.start and other.start != subject for other in hits)
+            ):
+                strength -= 1  # "could you hear the waits [from your room]": where, not what, is asked
+            weighed.append(_Hit(hit.cue, hit.positions, strength))
+        return weighed
 
-def _moment_at(words: Sequence[str]) -> int | None:
-    """Where a trailing "when you ..." clause starts: "what did you see [when you got down there]"."""
+
+_TITLES_BEFORE_NAMES = frozenset("mr mrs miss ms dr the young old".split())
+_PLACE_PREPOSITIONS = frozenset("at in on by near with inside".split())
+_CIRCUMSTANCE_PREPOSITIONS = frozenset("at in on near from into inside outside through".split())
+
+
+def _opening(words: Sequence[str]) -> int:
+    """Where a unit's words begin once its fillers are passed."""
+    at = 0
+    while at < len(words) and words[at] in _FILLERS:
+        at += 1
+    return at
+
+
+def _subject_at(words: Sequence[str]) -> int | None:
+    """Where the subject of "[wh-word] auxiliary SUBJECT ..." starts ("does Thwaite count the spoons?",
+    "what was Ormerod doing?"), past titles; None when the unit does not open that way."""
+    at = _opening(words)
+    if at < len(words) and words[at] in _WH:
+        at += 1
+    if at >= len(words) or words[at] not in _AUX:
+        return None
+    at += 1
+    while at < len(words) and words[at] in _TITLES_BEFORE_NAMES:
+        at += 1
+    return at if at < len(words) and words[at] not in _SUBJECTS else None
+
+
+def _focus_at(words: Sequence[str]) -> int | None:
+    """Where the moment or place a question asks about starts: a trailing "when you ..." ("what did you
+    see [when you got down there]") or the place of "what were you doing [at a pawnbroker's]"."""
     for at in range(2, len(words) - 1):
         if words[at] in ("when", "once", "after") and words[at + 1] == "you":
             return at
+    for at in range(len(words) - 1):
+        if words[at] == "doing" and at >= 2 and words[at - 1] == "you" and words[at + 1] in _PLACE_PREPOSITIONS:
+            return at
     return None
+
+
+def _after_place_preposition(words: Sequence[str], start: int) -> bool:
+    at = start - 1
+    while at >= 0 and words[at] in _DETERMINERS:
+        at -= 1
+    return at >= 0 and words[at] in _CIRCUMSTANCE_PREPOSITIONS
+
+
+@cache
+def _stems_of_text(text: str) -> frozenset[str]:
+    return frozenset(stems(text))
+
+
+def _speaks_of(entry: FileEntry, named: Sequence[str]) -> bool:
+    """Whether an entry's words (or its ADMIT) name a person: "does Joel inherit?" is the will's, when the
+    will's line speaks of Joel."""
+    said = _stems_of_text(entry.words) | (_stems_of_text(entry.admit) if entry.admit else frozenset())
+    return all(word in said for word in named)
+
+
+def _is_frame(cue: Cue) -> bool:
+    """A cue that is a way of asking ("where were you", "what did you see"), not a thing asked about."""
+    return cue.stems[0] in _WH or cue.stems[0] in _AUX
 
 
 def _inside(hit: _Hit, other: _Hit) -> bool:
@@ -332,15 +425,28 @@ def cue_strength(case: Case, cue: str, plain: bool) -> CueStrength:
     victim_words = {word for phrase in victim_phrases for word in phrase if word not in titles}
     if folded in victim_phrases or (core and len(core) == 1 and core[0] in victim_words and folded == tuple(core)):
         return CueStrength.PLAIN
-    name_words: set[str] = set()
-    for suspect in public.suspects:
-        for phrase in (*suspect.aliases, suspect.name, *suspect.redirect):
-            name_words.update(_folded_words(phrase))
+    name_words = set(_suspect_name_words(case))
     for other in public.others:
         name_words.update(_folded_words(other))
     if core and all(word in name_words for word in core):
         return CueStrength.NAME
     return CueStrength.SPECIFIC
+
+
+def _suspect_name_words(case: Case) -> frozenset[str]:
+    found: set[str] = set()
+    for suspect in case.public.suspects:
+        for phrase in (*suspect.aliases, suspect.name, *suspect.redirect):
+            found.update(_folded_words(phrase))
+    return frozenset(found)
+
+
+def names_a_suspect(case: Case, cue: str) -> bool:
+    """Whether a cue is one of the six's names, titles aside ("Mrs Ruddock", "the butler")."""
+    titles = {word for title in case.public.titles for word in _folded_words(title)} | _TITLE_WORDS
+    core = [word for word in _folded_words(cue) if word not in titles]
+    suspect_words = _suspect_name_words(case)
+    return bool(core) and all(word in suspect_words for word in core)
 
 
 def topic_indexes(case: Case) -> dict[str, TopicIndex]:
@@ -353,7 +459,9 @@ def topic_indexes(case: Case) -> dict[str, TopicIndex]:
         for text, plain in [*((c, False) for c in entry.cues), *((c, True) for c in entry.plain_cues)]:
             cue_stems = stems(text)
             if cue_stems:
-                cues[entry.suspect].append(Cue(cue_stems, cue_strength(case, text, plain), entry))
+                strength = cue_strength(case, text, plain)
+                person = strength is CueStrength.NAME and names_a_suspect(case, text)
+                cues[entry.suspect].append(Cue(cue_stems, strength, entry, person))
     indexes = {key: TopicIndex(found) for key, found in cues.items()}
     case.derived["topics"] = indexes
     return indexes

@@ -99,55 +99,19 @@ def expected_entry(row: Row) -> FileEntry:
 
 
 # Tune questions the topic rules still answer on another subject (bench/questions.py --misses tune lists
-# them): a place or person named in passing that comes first, a person asked about as the subject of the
-# question, a trailing clause. Strict: one that starts getting its line fails here, so the list only shrinks.
+# them): a thing named before the subject asked ("why does the kitchen get a carol"), a person as subject whose
+# line loses to a thing-line that names them, a cue shared by two lines, and two DEFLECT questions that
+# share a word with a line. Strict: one that starts getting its line fails here, so the list only shrinks.
 KNOWN_MISSES = frozenset(
     {
-        "Thwaite, which verse were they on when you heard the fall?",
-        "Mr Thwaite, did you go anywhere near the plate room before the bell?",
-        "Thwaite, is Mrs Ruddock telling the truth about the kitchen?",
         "Mrs Ruddock, what did Cook do when the mistress was found?",
-        "Joel, what was she to you?",
-        "Joel, who was at the plate room door when you got there?",
         "Joel, did you see anything at the back stair window?",
         "Joel, does Thwaite count the spoons?",
-        "Reverend, what did you see when you reached the plate room?",
-        "Mr Thwaite, why did you go down to the plate room at twenty-five to eleven?",
-        "Thwaite, what were you doing at a pawnbroker's in Leeds?",
         "Mrs Ruddock, why does the kitchen get a carol of its own?",
-        "Joel, what happened when you got to the passage after the bell?",
-        "Joel, who stopped you going into the plate room?",
-        "Joel, does Ormerod manage your aunt's money?",
-        "Reverend, could you hear the waits from your room?",
-        "Reverend, who gave you your room tonight?",
-        "Mr Ormerod, why did you tell the ladies to stay in the hall?",
-        "Joel, what happens to the house now?",
-        "Miss Marsden, you loved her?",
-        "Miss Marsden, Joel went out. Where to?",
-        # The second test set, moved to tune: its misses when it moved.
-        "Mr Thwaite, how did you spend the evening?",
-        "Thwaite, were you ever out of sight of the others tonight?",
-        "Abel, tell me where you stood while the Cherry Tree was sung.",
         "Thwaite, does Mr Joel get the Fold?",
-        "Mr Thwaite, what made you go down for the bowl?",
-        "Thwaite, are you holding something back?",
-        "Mrs Ruddock, how did you spend the evening?",
-        "Mrs Ruddock, tell us what you saw when you came down.",
-        "Martha, where was the mistress lying?",
         "Mrs Ruddock, did you hear the stair door?",
-        "Martha, is there more you can tell us?",
         "Mrs Ruddock, is Mr Thwaite careful with the plate?",
-        "Joel, where did you spend the carols?",
-        "Joel, are you her heir?",
-        "Joel, did you go down to see her?",
-        "Miss Marsden, how did you pass the evening?",
-        "Miss Marsden, which stair did you use tonight?",
-        "Reverend, how did you spend the carols?",
         "Reverend, what hymn will you choose on Sunday?",
-        "Mr Ormerod, how did you spend the evening?",
-        "Solicitor, who are the legatees?",
-        "Mr Ormerod, did you use her money for yourself?",
-        "Julius, was there business between you and Mrs Blamire?",
         "Mr Ormerod, what train did you come up on?",
     }
 )

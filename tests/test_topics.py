@@ -120,3 +120,39 @@ def test_a_question_that_points_back_takes_the_lead_ins_topic() -> None:
 def test_a_trailing_when_you_clause_names_the_moment_asked_about() -> None:
     assert answer("Keld, what did you see when you went down with Mr Ormerod?") == line("keld", "finding her")
     assert answer("Keld, what did you see?") == line("keld", "what he heard")
+    # a place named on the way is a circumstance, and the moment still decides
+    assert answer("Joel, who was at the plate room door when you got there?") == line("joel", "finding her")
+
+
+def test_a_trailing_when_you_clause_is_only_the_setting_when_the_question_names_a_thing() -> None:
+    question = "Thwaite, which verse were they on when you heard the fall?"
+    assert answer(question) == line("thwaite", "the waits and the carols")
+
+
+def test_what_were_you_doing_at_a_place_asks_about_the_place() -> None:
+    assert answer("Thwaite, what were you doing at a pawnbroker's in Leeds?") == line("thwaite", "the plate")
+    assert answer("Thwaite, what were you doing?") == line("thwaite", "where he was")
+
+
+def test_one_of_the_six_as_the_subject_of_the_question_is_its_topic() -> None:
+    assert answer("Thwaite, is Mrs Ruddock telling the truth about the kitchen?") == line("thwaite", "Mrs. Ruddock")
+    assert answer("Joel, does Ormerod manage your aunt's money?") == line("joel", "Ormerod")
+    # not as the subject: the thing asked about decides
+    assert answer("Thwaite, did you tell Mrs Ruddock about the kitchen?") == line("thwaite", "the yard door and the kitchen")
+
+
+def test_a_subject_whose_name_is_in_the_specific_line_leaves_the_topic_to_that_line() -> None:
+    assert answer("Mr Ormerod, does Joel inherit?") == line("ormerod", "the will")  # the will's line names Mr. Joel
+    assert answer("Mr Ormerod, is Joel a good man?") == line("ormerod", "Mr. Joel")
+
+
+def test_another_person_as_the_subject_is_not_the_topic() -> None:
+    # the waits are named among the others, not the six: the wassail decides
+    assert answer("Mrs Ruddock, did the waits get their wassail?") == line("ruddock", "the plate")
+
+
+def test_a_place_phrase_after_the_thing_asked_is_a_circumstance() -> None:
+    assert answer("Reverend, could you hear the waits from your room?") == line("keld", "the waits and the carols")
+    # a place phrase that comes first is what is asked
+    assert answer("Thwaite, were you in the hall the whole time the waits sang?") == line("thwaite", "where he was")
+    assert answer("Joel, how do you get from the yard door to the stables?") == line("joel", "the yard door")
