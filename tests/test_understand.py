@@ -11,10 +11,12 @@ import pytest
 
 from engine.case import Case
 from engine.game import Game
-from engine.messages import Command, MessageKind
+from engine.messages import FORM_WORDS, Command, MessageKind
 from voice_host.ears.asr import HeardWord, SlotScores, Transcript
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.cascade import (
+    PROMPTED_COMMANDS,
+    PROMPTED_FORM_WORDS,
     Biasing,
     CheckPass,
     FirstPass,
@@ -28,6 +30,7 @@ from voice_host.understanding.cascade import (
     SlotPrefixes,
     Vocabulary,
     cascade_for,
+    command_prompt,
     loudest_speaker_text,
     slot_prefixes_for,
 )
@@ -526,3 +529,14 @@ def test_the_closed_set_never_decides_what_the_message_is(case: Case, game: Game
     recognizer = ScriptedRecognizer(said, "", fits={" E3": -1.0}, avg_logprob=math.log(0.95))
     passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert not any(str(call).startswith("closed set") for call in recognizer.calls)
+
+
+def test_the_prompt_s_command_words_are_the_engine_s() -> None:
+    # The vocabulary is defined once, in the engine: every command but yes and no, and the form words
+    # Whisper does not expect, in the engine's order (the measured prompt, unchanged).
+    assert command_prompt() == "Confront, exhibit, next, save, pass, statements, lies, answers, read, give up."
+    assert set(PROMPTED_FORM_WORDS) <= set(FORM_WORDS)
+    said = {command.value for command in PROMPTED_COMMANDS}
+    assert said == {command.value for command in Command} - {"yes", "no"}
+    for word in said | set(PROMPTED_FORM_WORDS):
+        assert word in command_prompt().lower()

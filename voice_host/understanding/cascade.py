@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
-from engine.messages import Command, Message, MessageKind
+from engine.messages import FORM_WORDS, Command, Message, MessageKind
 from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.understanding.names import NamesMatcher, SuspectNames
 from voice_host.understanding.normalise import Correction, CorrectionKind, strip_openers
@@ -63,6 +63,20 @@ class Biasing(Enum):
     PROMPT_CHECKED = "prompt_checked"
 
 
+# The card's words that go in the prompt, all taken from the engine's own lists (engine.messages), so
+# the vocabulary is defined once. Of its form words, the two Whisper does not expect at a table ("ask",
+# "accuse", "answer" it writes unprompted). Of its commands, all but yes and no: everyday words Whisper
+# hears unaided, which in the prompt would only invite a phantom yes.
+PROMPTED_FORM_WORDS = tuple(word for word in FORM_WORDS if word in ("confront", "exhibit"))
+PROMPTED_COMMANDS = tuple(command for command in Command if command not in (Command.YES, Command.NO))
+
+
+def command_prompt() -> str:
+    """The card's words for the prompt: "Confront, exhibit, next, save, …, give up."."""
+    words = ", ".join((*PROMPTED_FORM_WORDS, *(command.value for command in PROMPTED_COMMANDS)))
+    return f"{words[:1].upper()}{words[1:]}."
+
+
 @dataclass(frozen=True)
 class Vocabulary:
     """The case's own words for biasing: names, titles, roles, commands. Never numbers."""
@@ -80,9 +94,8 @@ class Vocabulary:
             for alias in suspect.aliases:
                 if alias[:1].isupper() and alias not in words:
                     words.append(alias)
-        commands = "Confront, exhibit, next, save, pass, statements, lies, answers, read, give up."
-        prompt = ". ".join(people) + ". " + commands
-        return cls(prompt=prompt, hotwords=" ".join(words + ["Confront", "exhibit"]))
+        prompt = ". ".join(people) + ". " + command_prompt()
+        return cls(prompt=prompt, hotwords=" ".join(words + [word.capitalize() for word in PROMPTED_FORM_WORDS]))
 
 
 # --- What the passes share --------------------------------------------------------------------------
