@@ -43,9 +43,7 @@ class Family(Enum):
     TABLE_TALK = "table talk"  # table talk and the card's other free outcomes (requests to the Host)
 
 
-NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen".split()
-)
+NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen".split()
 
 # How each suspect can be named aloud: (said, key). Every alias on the card's NAMES line, the full
 # names, and titled forms. Role words take "the".
@@ -202,14 +200,14 @@ class Template:
     command: str | None = None
     card_form: bool = False
     typed_only: bool = False  # e.g. "@NAME": a written form nobody says aloud
+    # A split fixed by hand: the test phrasings made when a test phrasing moved to tune. They come
+    # last (LATER_TEST), and nothing is drawn for their split, so adding them moves no other line.
+    split: Split | None = None
 
 
 def _t(group: str, kind: str, texts: str, command: str | None = None, card: tuple[int, ...] = (0,)) -> list[Template]:
     """Templates from a "|"-separated list; the indices in `card` are the card's own wording."""
-    return [
-        Template(group, text.strip(), kind, command, card_form=i in card)
-        for i, text in enumerate(texts.split("|"))
-    ]
+    return [Template(group, text.strip(), kind, command, card_form=i in card) for i, text in enumerate(texts.split("|"))]
 
 
 # -- the grammar: every free command in 8 or more phrasings ----------------------------------------
@@ -542,7 +540,19 @@ def _fillings(template: Template) -> int:
     return 4
 
 
-ALL_TEMPLATES: list[Template] = [*COMMANDS, *QUESTIONS, *CONFRONTATIONS, *ACCUSATIONS, *TABLE_TALK]
+# Test phrasings that taught something (a rule of understanding was found wrong on them) move to tune,
+# with the words of their lines unchanged; new test phrasings replace them (LATER_TEST). Issue 13:
+# "Verdict: NAME" was read as "Ruddock: NAME" by the NAMES matcher.
+MOVED_TO_TUNE = frozenset({"Verdict: {who}, exhibits {nlist}."})
+MOVED = "moved_to_tune"  # the tag of a moved phrasing's lines
+
+# The test phrasings made for those moved to tune: other wordings of the same kind of message.
+LATER_TEST: list[Template] = [
+    Template("a-final", "Final answer: {who}, exhibits {nlist}.", "accusation", card_form=True, split=Split.TEST),
+    Template("a-accusing", "We're accusing {who}: {elist}.", "accusation", split=Split.TEST),
+]
+
+ALL_TEMPLATES: list[Template] = [*COMMANDS, *QUESTIONS, *CONFRONTATIONS, *ACCUSATIONS, *TABLE_TALK, *LATER_TEST]
 
 
 def _key(text: str) -> str:
@@ -552,7 +562,7 @@ def _key(text: str) -> str:
 def all_lines() -> list[Line]:
     """The whole corpus, both splits, in a fixed order (seeded): distinct texts only."""
     rng = random.Random(SEED)
-    splits = _split_templates(ALL_TEMPLATES, rng)
+    splits = _split_templates([t for t in ALL_TEMPLATES if t.split is None], rng)
     filler = _Filler(rng)
     seen: set[str] = set()
     out: list[Line] = []
@@ -573,19 +583,19 @@ def all_lines() -> list[Line]:
                     ("card_form", template.card_form),
                     ("typed_only", template.typed_only),
                     ("name", intent.suspect is not None or "{who}" in template.text.lower()),
+                    (MOVED, template.text in MOVED_TO_TUNE),
                 )
                 if on
             )
-            split = splits[template] or (Split.TUNE if rng.random() < 0.4 else Split.TEST)
+            split = template.split or splits[template] or (Split.TUNE if rng.random() < 0.4 else Split.TEST)
+            split = Split.TUNE if template.text in MOVED_TO_TUNE else split
             out.append(Line(said, spoken, intent, f"{template.group}:{template.text}", split, tags))
     return out
 
 
 def lines(split: Split, spoken_only: bool = True) -> list[Line]:
     """One split's lines; by default without the written-only forms ("@NAME")."""
-    return [
-        line for line in all_lines() if line.split is split and not (spoken_only and "typed_only" in line.tags)
-    ]
+    return [line for line in all_lines() if line.split is split and not (spoken_only and "typed_only" in line.tags)]
 
 
 def line_id(line: Line) -> str:

@@ -16,11 +16,11 @@ import hashlib
 import random
 import re
 import sys
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from audio_fixtures.corpus import Split, line_id, lines
+from audio_fixtures.corpus import MOVED, Split, all_lines, line_id
 from audio_fixtures.fixtures import (
     CORPUS_MANIFEST,
     RENDER_DIR,
@@ -38,20 +38,43 @@ def _key(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
+@dataclass
+class _Deck:
+    """One split's voices dealt in turn, reshuffled (seeded) each time the deck runs out."""
+
+    rng: random.Random
+    names: list[str]
+    left: list[str] = field(default_factory=list)
+
+    def deal(self) -> str:
+        if not self.left:
+            self.left = list(self.names)
+            self.rng.shuffle(self.left)
+        return self.left.pop()
+
+
 def corpus_fixtures() -> list[Fixture]:
-    """The corpus's lines as fixtures, tune then test, each with its voice (no hashes yet)."""
+    """The corpus's lines as fixtures, tune then test, each with its voice (no hashes yet).
+
+    A phrasing moved from test to tune (corpus.MOVED_TO_TUNE) keeps its place in test's deal, its
+    voice unused, so no test line changes voice; its lines get tune voices after tune's own lines.
+    """
     tune_texts = {_key(f.said) for f in load_manifest()}
+    spoken = [line for line in all_lines() if "typed_only" not in line.tags]
     out: list[Fixture] = []
     for split in (Split.TUNE, Split.TEST):
-        rng = random.Random(f"{SEED}|{split.value}")
-        deck: list[str] = []
-        split_voices = [voice.name for voice in voices(split)]
-        for line in lines(split):
+        deck = _Deck(random.Random(f"{SEED}|{split.value}"), [voice.name for voice in voices(split)])
+        if split is Split.TUNE:
+            dealt = [line for line in spoken if line.split is split and MOVED not in line.tags]
+            dealt += [line for line in spoken if MOVED in line.tags]
+        else:
+            dealt = [line for line in spoken if line.split is split or MOVED in line.tags]
+        for line in dealt:
             if split is Split.TEST and _key(line.said) in tune_texts:
                 continue  # test holds only texts tune does not have
-            if not deck:
-                deck = list(split_voices)
-                rng.shuffle(deck)
+            voice = deck.deal()
+            if line.split is not split:
+                continue  # moved to tune: its test voice stays unused
             wording = () if "card_form" in line.tags else ("paraphrase",)
             tags = (*line.tags, *wording, line.intent.family.value.replace(" ", "_"))
             out.append(
@@ -59,7 +82,7 @@ def corpus_fixtures() -> list[Fixture]:
                     id=line_id(line),
                     said=line.said,
                     spoken=line.spoken,
-                    voice=deck.pop(),
+                    voice=voice,
                     kind=line.intent.kind,
                     suspect=line.intent.suspect,
                     exhibits=line.intent.exhibits,

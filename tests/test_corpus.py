@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from audio_fixtures import acoustics
-from audio_fixtures.corpus import ALL_TEMPLATES, WHO, Split, all_lines, lines
+from audio_fixtures.corpus import ALL_TEMPLATES, LATER_TEST, MOVED, MOVED_TO_TUNE, WHO, Split, all_lines, lines
 from audio_fixtures.fixtures import CORPUS_MANIFEST, Condition, load_fixtures, load_manifest
 from audio_fixtures.render import corpus_fixtures
 from audio_fixtures.voices import VOICE_BY_NAME, VOICES, VoiceFamily, voices
@@ -167,3 +167,12 @@ def test_household_noises_are_seeded_and_not_silent(name: str) -> None:
 
 def test_the_kitchen_is_a_condition_of_its_own() -> None:
     assert {c.value for c in Condition} >= {"clean", "room", "kitchen"}
+
+
+def test_a_phrasing_moved_to_tune_has_no_test_line_and_new_test_phrasings_replace_it() -> None:
+    moved = [line for line in all_lines() if line.template.split(":", 1)[1] in MOVED_TO_TUNE]
+    assert moved and all(line.split is Split.TUNE and MOVED in line.tags for line in moved)
+    tune_voices = {f.voice for f in load_fixtures(Split.TUNE) if MOVED in f.tags}
+    assert tune_voices and all(VOICE_BY_NAME[name].split is Split.TUNE for name in tune_voices)
+    later = {line.template for line in all_lines() if line.template.split(":", 1)[1] in {t.text for t in LATER_TEST}}
+    assert later and all(line.split is Split.TEST for line in all_lines() if line.template in later)
