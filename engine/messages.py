@@ -46,6 +46,6 @@ class Message:
 
 #: The words of the card's own message forms, for every module that must know one when it sees it:
 #: the free commands and yes/no (Command), and the words that open a confrontation, a question, an
-#: accusation or a citation ("Confront NAME", "Ask NAME", "We accuse", "exhibit 7").
-FORM_WORDS = ("confront", "ask", "accuse", "answer", "exhibit", "exhibits")
+#: accusation or a citation ("Confront NAME", "Ask NAME", "We accuse", "Verdict: NAME", "exhibit 7").
+FORM_WORDS = ("confront", "ask", "accuse", "accusation", "verdict", "answer", "exhibit", "exhibits")
 COMMAND_WORDS = frozenset(word for phrase in (*(c.value for c in Command), *FORM_WORDS) for word in phrase.split())

@@ -98,6 +98,9 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "Who did you see? Nobody.",
         "We use the kitchen at 10.",
         "Confront it with the others first.",
+        # The card's labels for an accusation open it; they are never a misheard name (was "Ruddock: Thwaite").
+        "Verdict: Thwaite, exhibits E1 and E2.",
+        "Accusation: Keld, E3.",
     ],
 )
 def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) -> None:
