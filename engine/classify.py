@@ -170,6 +170,11 @@ _EVERYONE = re.compile(
 )
 _GROUP_JOIN = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*", re.IGNORECASE)
 _ADDRESS_OPEN = re.compile(r"^(?:(?:ask|question for|questions for|to|confront)(?=\W|$)|@)\s*", re.IGNORECASE)
+# A name at the start followed straight by a question word is spoken to, as with a comma: a name there
+# cannot be the sentence's subject ("Thwaite where were you"; "Thwaite was at the punch" stays talk).
+_UNMARKED_VOCATIVE = re.compile(
+    r"\s+(?=(?:who|what|where|when|why|how|which|whose)\b)(?!what\s+an?\b)", re.IGNORECASE
+)
 _SOLO = re.compile(r"^(?:just|only)?\s*(?:me|myself|one|1|solo)(?: alone| here| playing)?$", re.IGNORECASE)
 _LATE = re.compile(
     r"^(?:add|seat)\s+(?P<a>[^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*)?)$|"
@@ -531,6 +536,9 @@ class Classifier:
             delimiter = re.match(r"\s*(?:[,:]|[-–—](?!\d)|(?=\byou\b)|(?=\byour\b))", after, re.IGNORECASE)
             if delimiter and (delimiter.group().strip() or re.match(r"\s+you", after, re.IGNORECASE)):
                 return Address(**found.__dict__, rest=after[delimiter.end() :])
+            unmarked = _UNMARKED_VOCATIVE.match(after)
+            if unmarked:  # "thwaite where were you": the comma that speech and quick typing drop
+                return Address(**found.__dict__, rest=after[unmarked.end() :])
             if not after.strip(" ?!."):
                 return Address(**found.__dict__, rest="")
         tail = re.search(r"[,\s]*([^,]*?)\s*\?+\s*$", text)

@@ -130,6 +130,22 @@ def test_rule_4_every_form_puts_a_message_to_one_suspect(message: str) -> None:
     assert suspect_lines(game.handle(message)) == [("ada", "By the fire, eating chestnuts.")]
 
 
+@pytest.mark.parametrize("message", ["Ada where were you?", "ada where were you", "Miss Quill where were you at nine"])
+def test_rule_4_a_name_then_a_question_word_is_put_to_the_suspect_without_a_comma(message: str) -> None:
+    game = seated()
+    taken = game.preview(message)
+    assert (taken.kind, taken.suspect) == (MessageKind.QUESTION, "ada")
+    assert suspect_lines(game.handle(message)) == [("ada", "By the fire, eating chestnuts.")]
+
+
+def test_a_name_then_any_other_word_is_still_not_an_address() -> None:
+    game = seated()
+    for message in ("Ada was by the fire", "Ada what a night", "Ada skated off early"):
+        assert game.preview(message).kind is MessageKind.TABLE_TALK, message
+    assert system_lines(game.handle("Ada and Bram where were you")) == ["One at a time."]
+    assert game.state.questions_used == 0
+
+
 def test_rule_4_two_or_everyone_is_one_at_a_time_and_a_name_alone_asks_what() -> None:
     game = seated()
     assert system_lines(game.handle("Ada and Bram, where were you?")) == ["One at a time."]
