@@ -10,10 +10,10 @@ a person's name, and a name outranks a plain cue (see, hear, the dead woman's na
 cue wins, then the longer one, then a line that came into the FILE later.
 
 The grammar of the question moves a cue up or down: one of the six as its subject ("is Mrs Ruddock telling
-the truth?") counts as specific, unless a specific line in it names them ("does Joel inherit?" is the
-will's); the moment of a trailing "when you ..." or the place of "what were you doing at ..." is what is
-asked when nothing before it names a thing; a place phrase after the thing asked ("could you hear the
-waits from your room?") is a circumstance and counts as a name.
+the truth?") counts as specific, unless a specific line in it names them while their own line is silent on
+that thing ("does Joel inherit?" is the will's); the moment of a trailing "when you ..." or the place of
+"what were you doing at ..." is what is asked when nothing before it names a thing; a place phrase after
+the thing asked ("could you hear the waits from your room?") is a circumstance and counts as a name.
 
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
 three or more words, through two intervening words ("where exactly were you").
@@ -322,8 +322,7 @@ class TopicIndex:
         for hit in hits:
             strength = hit.strength
             if hit.start == subject and hit.cue.names_suspect:
-                named = hit.cue.stems
-                if not any(other.strength == CueStrength.SPECIFIC and _speaks_of(other.cue.entry, named) for other in hits):
+                if not any(_answers_for(other, hit) for other in hits):
                     strength = CueStrength.SPECIFIC  # "is Mrs Ruddock careful ...?" asks about Mrs Ruddock
             elif focus is not None and hit.start > focus and strength == CueStrength.SPECIFIC:
                 strength += 1  # the moment or place asked about names the topic
@@ -332,7 +331,7 @@ class TopicIndex:
                 and _after_place_preposition(unit.words, hit.start)
                 and any(other.positions[-1] < hit.start and other.start != subject for other in hits)
             ):
-                strength -= 1  # "could you hear the waits [from your room]": where, not what, is asked
+                strength = CueStrength.NAME  # "could you hear the waits [from your room]": where, not what, is asked
             weighed.append(_Hit(hit.cue, hit.positions, strength))
         return weighed
 
@@ -389,10 +388,20 @@ def _stems_of_text(text: str) -> frozenset[str]:
 
 
 def _speaks_of(entry: FileEntry, named: Sequence[str]) -> bool:
-    """Whether an entry's words (or its ADMIT) name a person: "does Joel inherit?" is the will's, when the
-    will's line speaks of Joel."""
+    """Whether an entry's words (or its ADMIT) hold every word of a cue ("Joel", "spoons")."""
     said = _stems_of_text(entry.words) | (_stems_of_text(entry.admit) if entry.admit else frozenset())
     return all(word in said for word in named)
+
+
+def _answers_for(thing: _Hit, person: _Hit) -> bool:
+    """Whether a specific cue's line answers a question whose subject is a person: it speaks of them, and
+    their own line does not speak of the thing ("does Joel inherit?" is the will's, whose line names Joel;
+    "does Thwaite count the spoons?" is Thwaite's, whose line says he counts them)."""
+    return (
+        thing.strength == CueStrength.SPECIFIC
+        and _speaks_of(thing.cue.entry, person.cue.stems)
+        and not _speaks_of(person.cue.entry, thing.cue.stems)
+    )
 
 
 def _is_frame(cue: Cue) -> bool:

@@ -144,6 +144,8 @@ def test_one_of_the_six_as_the_subject_of_the_question_is_its_topic() -> None:
 def test_a_subject_whose_name_is_in_the_specific_line_leaves_the_topic_to_that_line() -> None:
     assert answer("Mr Ormerod, does Joel inherit?") == line("ormerod", "the will")  # the will's line names Mr. Joel
     assert answer("Mr Ormerod, is Joel a good man?") == line("ormerod", "Mr. Joel")
+    # unless the person's own line speaks of the thing too: "he counts the spoons"
+    assert answer("Joel, does Thwaite count the spoons?") == line("joel", "Thwaite")
 
 
 def test_another_person_as_the_subject_is_not_the_topic() -> None:
