@@ -74,6 +74,11 @@ FILE_LINES = {
 SOLUTION_SENTENCES = [s.strip() for s in re.split(r"(?<=[.!?])\s+", CASE.reveal.solution) if len(s.strip()) > 15]
 
 
+def _replacement(label: str) -> str:
+    lie = CASE.lie(label)
+    return lie.admit if lie.admit is not None else CASE.lie(lie.gives_way_to or "").words
+
+
 def _check_reply(reply: Reply, before_turn: int, game: Game, spoken: set[str], message: str) -> None:
     state = game.state
     save = parse_save(message)
@@ -92,7 +97,9 @@ def _check_reply(reply: Reply, before_turn: int, game: Game, spoken: set[str], m
         assert state.next_seat is not None and 1 <= state.next_seat <= len(state.seats)
     text = reply.render()
     spoken.update(part.text for part in reply.parts if part.kind in (PartKind.SUSPECT, PartKind.STATEMENT))
-    broken_claims = {CASE.lie(label).words for label in state.broken}
+    # A broken lie's claim and what replaced it (its admission, or the lie it gives way to) are known to
+    # the table: LIES says both, also after a resume, where the breaking was heard in an earlier sitting.
+    broken_claims = {CASE.lie(label).words for label in state.broken} | {_replacement(label) for label in state.broken}
     if state.phase is not Phase.OVER:
         assert not any(sentence in text for sentence in SOLUTION_SENTENCES)
         for line in FILE_LINES - spoken - broken_claims:
