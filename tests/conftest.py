@@ -7,6 +7,10 @@ that needs the models without a fixture (a `third-carol hear` subprocess) says `
 `pytest -m "not speech"` is the fast lane. In it a test that loads a model or opens a device anyway
 fails and names itself, so the marking cannot silently go wrong.
 
+pytest spreads the tests over the machine's cores (pytest-xdist, `-n auto --dist loadgroup` in pyproject's
+addopts); `-n 0` runs them in this one process (for a debugger). The speech lane's tests share one worker
+and run one after another.
+
 Hypothesis runs the "dev" profile (few examples) unless HYPOTHESIS_PROFILE says otherwise or CI is set;
 CI and `./carol test` run the "ci" profile, with every example.
 """
@@ -28,14 +32,20 @@ _CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _CI else "dev"))
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+@pytest.hookimpl(tryfirst=True)  # before xdist's own, which reads the group marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     from tests.conftest_speech import SPEECH_FIXTURES  # (imported as the plugin above, so pytest rewrites its asserts)
 
+    in_workers = config.pluginmanager.hasplugin("xdist")
     for item in items:
         callspec = getattr(item, "callspec", None)
         arguments = set(callspec.params) if callspec is not None else set()  # parametrize's own names are no fixture
         if SPEECH_FIXTURES.intersection(set(getattr(item, "fixturenames", ())) - arguments):
             item.add_marker(pytest.mark.speech)
+        if in_workers and item.get_closest_marker("speech") is not None:
+            # The speech lane runs one test at a time, in one worker (`--dist loadgroup`, pyproject): its tests
+            # time real audio and start sound servers, and its models load once in that worker.
+            item.add_marker(pytest.mark.xdist_group("speech"))
 
 
 # Where the fast lane would load a model or open a sound device: module, attribute.
