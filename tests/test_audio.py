@@ -129,7 +129,7 @@ def test_the_terminal_stays_drawable_while_native_stderr_goes_to_a_file(tmp_path
 
 def test_a_speaker_that_stops_taking_audio_is_lost_not_waited_for(monkeypatch: pytest.MonkeyPatch) -> None:
     player = Player(stall_seconds=0.05)
-    player._stream = object()  # as if started; no callback ever comes: the device is gone
+    player._stream = types.SimpleNamespace(active=True)  # as if started; no callback ever comes: the device is gone
     player.play(np.ones(22_050 * 10, np.float32))
     assert player.wait() is True
     assert player.lost and not player.playing
@@ -148,6 +148,20 @@ def test_a_speaker_that_stops_taking_audio_is_lost_not_waited_for(monkeypatch: p
     monkeypatch.setattr(Player, "start", lambda self: None)
     player.play(np.ones(100, np.float32))
     assert player.playing and not player.lost
+
+
+def test_a_speaker_whose_stream_died_is_lost_at_the_next_sentence_without_waiting(monkeypatch: pytest.MonkeyPatch) -> None:
+    player = Player(stall_seconds=3600)  # no stall would ever be declared: the dead stream says it
+    stream = types.SimpleNamespace(active=True)
+    player._stream = stream
+    player.play(np.ones(22_050 * 60, np.float32))  # a minute of the opening queued
+    assert not player.check_lost()
+    stream.active = False  # the sound server was killed: PortAudio ends the stream
+    monkeypatch.setattr(audio, "_close_stream", lambda stream, timeout=1.0: None)
+    monkeypatch.setattr(Player, "start", lambda self: (_ for _ in ()).throw(audio.NoSpeakerError(audio.NO_SPEAKER)))
+    player.play(np.ones(100, np.float32))  # the next sentence
+    assert player.lost and not player.playing
+    assert player.wait() is True  # nothing left to wait for
 
 
 def test_waiting_with_a_timeout_on_a_silent_queue_returns_false() -> None:
@@ -190,6 +204,8 @@ class OnlyOwnRateSounddevice:
         fake = self
 
         class Stream:
+            active = True  # started, and its device still there
+
             def __init__(self, samplerate: int, blocksize: int, **_: object) -> None:
                 fake.opened.append((kind, samplerate, blocksize))
 

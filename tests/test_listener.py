@@ -317,6 +317,7 @@ class FakePlayer:
     sample_rate = RATE
 
     def __init__(self, hold: bool = False) -> None:
+        self.lost = False
         self.played: list[float] = []
         self.first_play = threading.Event()
         self.stops = 0
@@ -361,7 +362,7 @@ def test_the_host_speaks_every_sentence_and_shuts_the_microphone_meanwhile() -> 
         player,
         h.listener,
         on_first_audio=lambda reply, s: first_audio.append(s),
-        on_sentence=sentences.append,
+        on_sentence=lambda reply, line: sentences.append(line),
     )
     voice.say(REPLY)
     assert voice.wait_idle(timeout=10)
@@ -386,6 +387,87 @@ def test_stop_silences_the_host_mid_reply() -> None:
     voice.close()
     assert player.played == [1.0]  # the rest of the reply is never played
     assert player.stops >= 1
+
+
+class QueueingPlayer(FakePlayer):
+    """Keeps what is queued until stop(); `before_play` runs as a sentence is handed over."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.queued: list[float] = []
+        self.before_play: Callable[[], None] = lambda: None
+
+    def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None:
+        self.before_play()
+        self.queued.append(float(audio[0]))
+        super().play(audio, on_start)
+
+    def stop(self) -> None:
+        self.queued.clear()
+        super().stop()
+
+
+def test_a_stop_that_comes_as_a_sentence_is_handed_over_leaves_nothing_of_it_playing() -> None:
+    player = QueueingPlayer()
+    voice = HostVoice(FakeSynthesizer(), player)
+
+    def stop_on_the_second() -> None:
+        if len(player.played) == 1:
+            voice.stop()  # the table typed just as the Host handed its second sentence to the speaker
+
+    player.before_play = stop_on_the_second
+    voice.say(REPLY)
+    assert voice.wait_idle(timeout=10)
+    assert player.played == [1.0, 2.0]  # the third is never made into sound
+    assert player.queued == []  # and the second, queued after the stop, is not left to play
+    voice.close()
+
+
+def test_a_reply_said_before_a_stop_is_never_spoken() -> None:
+    player = FakePlayer(hold=True)
+    synthesizer = GatedSynthesizer()
+    voice = HostVoice(synthesizer, player)
+    voice.say(REPLY)
+    assert player.first_play.wait(timeout=10)
+    voice.say(Reply((ReplyPart(PartKind.NARRATION, "Four. Five."),)))  # queued behind the first
+    voice.stop()
+    synthesizer.gate.set()
+    assert voice.wait_idle(timeout=10)
+    voice.close()
+    assert player.played == [1.0]
+
+
+class LosingPlayer(FakePlayer):
+    """A speaker that goes away (its sound server killed) as the second sentence is handed to it."""
+
+    def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None:
+        if len(self.played) == 1:
+            self.lost = True  # as Player.play finds a dead stream: the sentence is dropped
+            return
+        super().play(audio, on_start)
+
+
+def test_a_speaker_lost_mid_reply_ends_the_reply_opens_the_ears_and_is_told_once() -> None:
+    h = Harness()
+    player = LosingPlayer(hold=True)  # a wait() on it would never return
+    made: list[str] = []
+
+    class CountingSynthesizer(FakeSynthesizer):
+        def stream(self, reply: Reply) -> Iterator[SpokenSentence]:
+            for sentence in super().stream(reply):
+                made.append(sentence.line.text)
+                yield sentence
+
+    told: list[bool] = []
+    voice = HostVoice(CountingSynthesizer(), player, h.listener, on_speaker_lost=lambda: told.append(True))
+    voice.say(REPLY)
+    assert voice.wait_idle(timeout=10)  # promptly: not after the whole reply, nor waiting on the speaker
+    assert made == ["One", "Two"]  # the rest is never made into sound
+    assert h.kinds()[0] is MicStatus.SPEAKING and not h.listener._speaking  # the ears are open again
+    voice.say(REPLY)  # still no speaker: the next reply is dropped at its first sentence, told once only
+    assert voice.wait_idle(timeout=10)
+    voice.close()
+    assert told == [True]
 
 
 def test_repeat_says_the_last_reply_again() -> None:
@@ -475,7 +557,7 @@ class PiecedSynthesizer:
 def test_a_line_in_two_pieces_is_announced_once() -> None:
     player = FakePlayer()
     sentences: list[SpeechLine] = []
-    voice = HostVoice(PiecedSynthesizer(), player, on_sentence=sentences.append)
+    voice = HostVoice(PiecedSynthesizer(), player, on_sentence=lambda reply, line: sentences.append(line))
     voice.say(REPLY)
     assert voice.wait_idle(timeout=10)
     voice.close()

@@ -540,7 +540,7 @@ async def test_the_voice_side_loads_in_a_worker_and_reports_through_messages() -
         assert io.said and io.said[-1] is app.current.reply  # type: ignore[union-attr]
 
         # The speaker starting a sentence highlights it; the mic leaving SPEAKING clears it.
-        app.post_message(SentenceStarted(0, "By the fire, eating chestnuts."))
+        app.post_message(SentenceStarted(app.current.reply, 0, "By the fire, eating chestnuts."))  # type: ignore[union-attr]
         await pilot.pause()
         assert app.current is not None and app.current.parts[0].speaking is not None
         app.post_message(MicChanged(MicLevel(MicStatus.LISTENING, detail="")))

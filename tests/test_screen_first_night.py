@@ -130,3 +130,33 @@ async def test_f5_is_shown_as_a_key_not_as_typed_words() -> None:
         assert app.heard.plain.startswith("Key: F5")
         assert "Typed" not in app.heard.plain
         assert app.current is not None and app.current.said == "F5: save"
+
+
+@pytest.mark.anyio
+async def test_a_late_sentence_of_a_stopped_reply_leaves_the_latest_reply_in_view_and_unmarked() -> None:
+    from voice_host.screen.voice import SentenceStarted
+    from voice_host.understanding.understand import Heard
+
+    voice = FakeVoice()
+    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), voice=voice, mic=MicLevel(MicStatus.LISTENING))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann, Bob")  # round 1's opening: taller than the screen, read from its top
+        opening = app.current
+        assert opening is not None
+        app.post_message(SentenceStarted(opening.reply, 0, ""))
+        await pilot.pause()
+        text = "Ada, where were you at nine?"
+        # Heard, but a name the Host is not sure of: it asks back, a line of its own in the night.
+        app.take_heard(Heard(text, text, (), 0.4, app.driver.game.preview(text), needs_confirmation=True))
+        app.post_message(SentenceStarted(opening.reply, 0, ""))  # the stopped opening's sentence, reported late
+        await pilot.pause()
+        await pilot.pause()
+        assert app.current is not opening and app.current is not None
+        assert "Say yes or no." in app.current.reply.parts[0].text
+        assert all(view.speaking is None for view in app.current.parts.values())
+        assert latest_reply_in_view(app)
+        app.post_message(SentenceStarted(app.current.reply, 0, "Say yes or no."))  # the Host says it
+        await pilot.pause()
+        assert app.current.parts[0].speaking is not None
+        assert latest_reply_in_view(app)

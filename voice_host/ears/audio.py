@@ -54,6 +54,7 @@ NO_MICROPHONE = "No microphone found: type your questions instead."
 NO_SPEAKER = "No speaker found: the Host's words stay on the screen."
 NO_PORTAUDIO = "The sound system (PortAudio) is not installed: play by typing instead."
 MICROPHONE_LOST = "The microphone was lost: waiting for it to come back. Typing still works."
+SPEAKER_LOST = "The speaker was lost: the Host's words stay on the screen. Typing still works."
 
 
 def sounddevice_module() -> ModuleType:
@@ -321,7 +322,7 @@ class Player:
         self.block_size = block_size
         self.stall_seconds = stall_seconds  # audio queued but none taken this long: the speaker is gone
         self.lost = False
-        self._played = 0  # samples handed to the device so far
+        self._taken_at = time.monotonic()  # when the device last took audio (or audio was queued on an idle player)
         self._buffer: deque[tuple[Audio, Callable[[], None] | None]] = deque()
         self._offset = 0  # samples of _buffer[0] already played
         self._lock = threading.Lock()
@@ -360,11 +361,12 @@ class Player:
                 take = min(frames - written, len(head) - self._offset)
                 out[written : written + take] = head[self._offset : self._offset + take]
                 written += take
-                self._played += take
                 self._offset += take
                 if self._offset >= len(head):
                     self._buffer.popleft()
                     self._offset = 0
+            if written:
+                self._taken_at = time.monotonic()
             if not self._buffer:
                 self._idle.set()
         out[written:] = 0.0
@@ -376,12 +378,14 @@ class Player:
         """
         if len(audio) == 0:
             return
-        if self.lost and not self._restart():
+        if self.check_lost() and not self._restart():
             return  # still no speaker: the words stay on the screen
         audio = np.asarray(audio, dtype=np.float32)
         if self.device_rate != self.sample_rate:
             audio = soxr.resample(audio, self.sample_rate, self.device_rate).astype(np.float32)
         with self._lock:
+            if not self._buffer:
+                self._taken_at = time.monotonic()  # the stall is counted from here
             self._buffer.append((audio, on_start))
             self._idle.clear()
 
@@ -409,28 +413,33 @@ class Player:
     def playing(self) -> bool:
         return not self._idle.is_set()
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until everything queued has played (or stop()); False on timeout.
+    def check_lost(self) -> bool:
+        """Whether the speaker is gone: its stream died (a PulseAudio server killed ends it at once), or
+        audio queued has not been taken for `stall_seconds` (unplugged). Then the queue is dropped and
+        `lost` is set, until a later `play` gets the speaker back."""
+        if self.lost or self._stream is None:
+            return self.lost
+        dead = not self._stream.active
+        stalled = self.playing and time.monotonic() - self._taken_at >= self.stall_seconds
+        if dead or stalled:
+            log.warning("the speaker was lost (%s)", "its stream ended" if dead else "it stopped taking audio")
+            self.lost = True
+            self.stop()
+        return self.lost
 
-        If the device stops taking audio for `stall_seconds` (unplugged, its server gone), the queue
-        is dropped, `lost` is set and this returns: the Host must not wait for ever to finish a sentence.
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until everything queued has played (or stop(), or the speaker is lost); False on timeout.
+
+        The Host must not wait for ever to finish a sentence on a speaker that has gone (`check_lost`).
         """
         deadline = None if timeout is None else time.monotonic() + timeout
-        seen, progress_at = self._played, time.monotonic()
         while True:
             step = self.stall_seconds / 4
             if deadline is not None:
                 step = max(0.0, min(step, deadline - time.monotonic()))
-            if self._idle.wait(step):
+            if self._idle.wait(step) or self.check_lost():
                 return True
-            now = time.monotonic()
-            if self._played != seen:
-                seen, progress_at = self._played, now
-            elif self._stream is not None and now - progress_at >= self.stall_seconds:
-                self.lost = True
-                self.stop()
-                return True
-            if deadline is not None and now >= deadline:
+            if deadline is not None and time.monotonic() >= deadline:
                 return False
 
     def close(self) -> None:

@@ -24,6 +24,7 @@ class AudioSink(Protocol):
     """What the Host speaks into: `Player`, or a fake in tests."""
 
     sample_rate: int
+    lost: bool  # the device went away (set by play or wait); a later play tries it again
 
     def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None: ...
 
@@ -56,9 +57,12 @@ class HostVoice:
         listener: Ears | None = None,
         on_first_audio: Callable[[Reply, float], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
-        on_sentence: Callable[[SpeechLine], None] | None = None,
+        on_sentence: Callable[[Reply, SpeechLine], None] | None = None,
+        on_speaker_lost: Callable[[], None] | None = None,
     ) -> None:
         self.synthesizer = synthesizer
+        self.on_speaker_lost = on_speaker_lost  # told once per loss; the reply being said is dropped
+        self._told_lost = False
         self.on_sentence = on_sentence
         self.player = player
         self.listener = listener
@@ -66,8 +70,10 @@ class HostVoice:
         self.clock = clock
         self.last_spoken: Reply | None = None
         self.failures: list[Exception] = []  # replies that could not be spoken (they stay on screen)
-        self._jobs: queue.Queue[Reply | None] = queue.Queue()
-        self._generation = 0  # bumped by stop(): sentences of an older generation are not played
+        # Each reply with the generation it was said in; stop() bumps the generation, and nothing of an
+        # older one is played (a reply taken off the queue as stop() came is dropped too).
+        self._jobs: queue.Queue[tuple[Reply, int] | None] = queue.Queue()
+        self._generation = 0
         self._speaking = False  # a reply is being spoken (the listener, if any, is shut)
         self._lock = threading.Lock()
         self._idle = threading.Event()
@@ -81,7 +87,7 @@ class HostVoice:
             return
         with self._lock:
             self._idle.clear()
-            self._jobs.put(reply)
+            self._jobs.put((reply, self._generation))
 
     def repeat(self) -> bool:
         """Say the last spoken reply again; False when nothing has been said yet."""
@@ -93,12 +99,7 @@ class HostVoice:
     def stop(self) -> None:
         """Silence now: the current sentence stops mid-word and queued replies are dropped."""
         with self._lock:
-            self._generation += 1
-            while True:
-                try:
-                    self._jobs.get_nowait()
-                except queue.Empty:
-                    break
+            self._generation += 1  # the replies queued before are skipped as the mouth reaches them
         self.player.stop()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
@@ -111,13 +112,13 @@ class HostVoice:
 
     def _run(self) -> None:
         while True:
-            reply = self._jobs.get()
-            if reply is None:
+            job = self._jobs.get()
+            if job is None:
                 return
-            with self._lock:
-                generation = self._generation
+            reply, generation = job
             try:
-                self._speak(reply, generation)
+                if self._current(generation):
+                    self._speak(reply, generation)
             except Exception as error:  # a voice that fails loses this reply's sound, never the mouth
                 log.exception("a reply could not be spoken; it stays on the screen")
                 self.failures.append(error)
@@ -125,11 +126,15 @@ class HostVoice:
                 if self._jobs.empty():
                     self._idle.set()
 
-    def _announcer(self, line: SpeechLine) -> Callable[[], None] | None:
+    def _current(self, generation: int) -> bool:
+        with self._lock:
+            return generation == self._generation
+
+    def _announcer(self, reply: Reply, line: SpeechLine) -> Callable[[], None] | None:
         on_sentence = self.on_sentence
         if on_sentence is None:
             return None
-        return lambda: on_sentence(line)
+        return lambda: on_sentence(reply, line)
 
     def attach_listener(self, listener: Ears) -> None:
         """Give the mouth its ears later (they load while the Host reads the opening)."""
@@ -148,16 +153,28 @@ class HostVoice:
         try:
             self.last_spoken = reply
             for sentence in self.synthesizer.stream(reply):
-                if self._generation != generation:
+                if not self._current(generation):
                     break
-                self.player.play(sentence.audio, self._announcer(sentence.line) if sentence.piece == 0 else None)
+                self.player.play(sentence.audio, self._announcer(reply, sentence.line) if sentence.piece == 0 else None)
+                if self.player.lost:
+                    break  # no speaker: making the rest into sound would only keep the ears shut
+                self._told_lost = False
+                if not self._current(generation):
+                    # stop() came as this sentence was queued (the mouth is the player's only feeder).
+                    self.player.stop()
+                    break
                 if first:
                     log.debug("first sound of a reply %.2f s after it was handed over", self.clock() - started)
                     if self.on_first_audio is not None:
                         self.on_first_audio(reply, self.clock() - started)
                 first = False
-            if self._generation == generation:
+            if self._current(generation) and not self.player.lost:
                 self.player.wait()
+            if self.player.lost and not self._told_lost:
+                self._told_lost = True
+                log.warning("the speaker was lost; replies stay on the screen")
+                if self.on_speaker_lost is not None:
+                    self.on_speaker_lost()
         finally:
             with self._lock:
                 self._speaking = False

@@ -41,6 +41,7 @@ from voice_host.screen.voice import (
     LockedClassifier,
     MicChanged,
     SentenceStarted,
+    SpeakerLost,
     Understood,
     VoiceFailed,
     VoiceReady,
@@ -276,6 +277,12 @@ class TableApp(App[int]):
         self._show_problems()
         self.query_one("#typed", Input).focus()
         if self._load_voice is not None:
+            # After the first frame: loading the models imports and reads a lot under Python's lock, and
+            # the table must not wait for that to see the screen.
+            self.call_after_refresh(self._start_loading_voice)
+
+    def _start_loading_voice(self) -> None:
+        if self._load_voice is not None:
             load = self._load_voice
             self.run_worker(lambda: load(self._post_from_voice), thread=True, name="voice", exit_on_error=False)
 
@@ -383,7 +390,17 @@ class TableApp(App[int]):
 
     @on(SentenceStarted)
     def _sentence_started(self, event: SentenceStarted) -> None:
-        self.show_speaking(event.part_index, event.text)
+        # Only a sentence of the latest reply: one of a reply stopped by new input may come late, and
+        # must neither mark the latest reply as spoken nor move the night.
+        if self.current is not None and event.reply is self.current.reply:
+            self.show_speaking(event.part_index, event.text)
+
+    @on(SpeakerLost)
+    def _speaker_lost(self, event: SpeakerLost) -> None:
+        from voice_host.ears.audio import SPEAKER_LOST
+
+        self.show_speaking(None)
+        self.heard.add_notice("Voice", SPEAKER_LOST)
 
     @on(VoiceReady)
     def _voice_ready(self, event: VoiceReady) -> None:

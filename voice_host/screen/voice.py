@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 from engine.messages import Message as GameMessage
+from engine.replies import Reply
 from voice_host.loop.events import MicLevel
 
 if TYPE_CHECKING:
@@ -47,12 +48,17 @@ class Understood(Message):
 
 
 class SentenceStarted(Message):
-    """The speaker has started a sentence of the reply (part index and the words as said)."""
+    """The speaker has started a sentence of `reply` (part index and the words as said)."""
 
-    def __init__(self, part_index: int, text: str) -> None:
+    def __init__(self, reply: Reply, part_index: int, text: str) -> None:
         super().__init__()
+        self.reply = reply  # a stopped reply's last sentence may be reported late: the screen checks
         self.part_index = part_index
         self.text = text
+
+
+class SpeakerLost(Message):
+    """The speaker went away mid-reply: the Host fell silent; its words stay on the screen."""
 
 
 class VoiceReady(Message):
@@ -125,11 +131,14 @@ def open_table_voice(
         def on_utterance(utterance: Utterance[Heard]) -> None:
             post(Understood(utterance.result))
 
-        def on_sentence(line: SpeechLine) -> None:
-            post(SentenceStarted(line.part_index, line.text))
+        def on_sentence(reply: Reply, line: SpeechLine) -> None:
+            post(SentenceStarted(reply, line.part_index, line.text))
 
         def on_status(level: MicLevel) -> None:
             post(MicChanged(level))
+
+        def on_speaker_lost() -> None:
+            post(SpeakerLost())
 
         io = open_voice(
             understand,
@@ -137,6 +146,7 @@ def open_table_voice(
             on_status,
             tuple(suspect.key for suspect in case.suspects),
             on_sentence=on_sentence,
+            on_speaker_lost=on_speaker_lost,
             input_device=input_device,
             output_device=output_device,
             turn_complete=heard_complete,

@@ -67,7 +67,8 @@ def open_voice(
     on_utterance: Callable[[Utterance[T]], None],
     on_status: Callable[[MicLevel], None],
     suspect_keys: tuple[str, ...],
-    on_sentence: Callable[[SpeechLine], None] | None = None,
+    on_sentence: Callable[[Reply, SpeechLine], None] | None = None,
+    on_speaker_lost: Callable[[], None] | None = None,
     input_device: int | str | None = None,
     output_device: int | str | None = None,
     on_speaker_ready: Callable[[VoiceIO[T]], None] | None = None,
@@ -113,7 +114,7 @@ def open_voice(
             voices = default_voice_map(suspect_keys)
         synthesizer = Synthesizer(voices, output_rate=player.sample_rate)
         synthesizer.preload()
-        voice = HostVoice(synthesizer, player, None, on_sentence=on_sentence)
+        voice = HostVoice(synthesizer, player, None, on_sentence=on_sentence, on_speaker_lost=on_speaker_lost)
     io: VoiceIO[T] = VoiceIO(None, voice, player, tuple(problems))
     if on_speaker_ready is not None and voice is not None:
         on_speaker_ready(io)
