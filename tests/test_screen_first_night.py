@@ -160,3 +160,26 @@ async def test_a_late_sentence_of_a_stopped_reply_leaves_the_latest_reply_in_vie
         await pilot.pause()
         assert app.current.parts[0].speaking is not None
         assert latest_reply_in_view(app)
+
+
+@pytest.mark.anyio
+async def test_a_reply_that_comes_as_the_host_starts_a_sentence_of_the_last_one_is_followed() -> None:
+    from voice_host.understanding.understand import Heard
+
+    voice = FakeVoice()
+    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), voice=voice, mic=MicLevel(MicStatus.LISTENING))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann, Bob")  # round 1's opening: taller than the screen
+        await pilot.pause()
+        assert app.current is not None
+        first = min(app.current.parts)  # the opening's first part, far above its end
+        text = "Ada, where were you at nine?"
+        # In one turn of the screen's loop: the speaker reports a sentence of the opening (the night
+        # scrolls to it), and a question is heard (a new reply below it).
+        app.show_speaking(first, "")
+        app.take_heard(Heard(text, text, (), 0.4, app.driver.game.preview(text), needs_confirmation=True))
+        for _ in range(4):
+            await pilot.pause()
+        assert "Say yes or no." in app.current.reply.parts[0].text
+        assert latest_reply_in_view(app)
