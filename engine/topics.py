@@ -422,22 +422,45 @@ def _folded_words(text: str) -> tuple[str, ...]:
     return tuple(token.text for token in _tokens(text) if token.kind is _Kind.WORD)
 
 
+@dataclass(frozen=True)
+class _CaseWords:
+    """The words of the case's people, folded, as cue_strength weighs a cue against them."""
+
+    titles: frozenset[str]
+    victim_phrases: frozenset[tuple[str, ...]]
+    victim_words: frozenset[str]
+    name_words: frozenset[str]  # the six's and the others'
+    suspect_words: frozenset[str]  # the six's only
+
+
+def _case_words(case: Case) -> _CaseWords:
+    """Built once per case (kept in `case.derived`): every cue of the case is weighed against them."""
+    cached = case.derived.get("cue-words")
+    if isinstance(cached, _CaseWords):
+        return cached
+    public = case.public
+    titles = frozenset({word for title in public.titles for word in _folded_words(title)} | _TITLE_WORDS)
+    victim_phrases = frozenset(_folded_words(name) for name in public.victim)
+    victim_words = frozenset(word for phrase in victim_phrases for word in phrase if word not in titles)
+    suspect_words = _suspect_name_words(case)
+    name_words = set(suspect_words)
+    for other in public.others:
+        name_words.update(_folded_words(other))
+    words = _CaseWords(titles, victim_phrases, victim_words, frozenset(name_words), suspect_words)
+    case.derived["cue-words"] = words
+    return words
+
+
 def cue_strength(case: Case, cue: str, plain: bool) -> CueStrength:
     """A plain cue as the author marked it; a name of the dead woman is plain; another person's name is a name."""
     if plain:
         return CueStrength.PLAIN
-    public = case.public
-    titles = {word for title in public.titles for word in _folded_words(title)} | _TITLE_WORDS
+    known = _case_words(case)
     folded = _folded_words(cue)
-    core = [word for word in folded if word not in titles]
-    victim_phrases = {_folded_words(name) for name in public.victim}
-    victim_words = {word for phrase in victim_phrases for word in phrase if word not in titles}
-    if folded in victim_phrases or (core and len(core) == 1 and core[0] in victim_words and folded == tuple(core)):
+    core = [word for word in folded if word not in known.titles]
+    if folded in known.victim_phrases or (core and len(core) == 1 and core[0] in known.victim_words and folded == tuple(core)):
         return CueStrength.PLAIN
-    name_words = set(_suspect_name_words(case))
-    for other in public.others:
-        name_words.update(_folded_words(other))
-    if core and all(word in name_words for word in core):
+    if core and all(word in known.name_words for word in core):
         return CueStrength.NAME
     return CueStrength.SPECIFIC
 
@@ -452,10 +475,9 @@ def _suspect_name_words(case: Case) -> frozenset[str]:
 
 def names_a_suspect(case: Case, cue: str) -> bool:
     """Whether a cue is one of the six's names, titles aside ("Mrs Ruddock", "the butler")."""
-    titles = {word for title in case.public.titles for word in _folded_words(title)} | _TITLE_WORDS
-    core = [word for word in _folded_words(cue) if word not in titles]
-    suspect_words = _suspect_name_words(case)
-    return bool(core) and all(word in suspect_words for word in core)
+    known = _case_words(case)
+    core = [word for word in _folded_words(cue) if word not in known.titles]
+    return bool(core) and all(word in known.suspect_words for word in core)
 
 
 def topic_indexes(case: Case) -> dict[str, TopicIndex]:
