@@ -13,7 +13,8 @@ The grammar of the question moves a cue up or down: one of the six as its subjec
 the truth?") counts as specific, unless a specific line in it names them while their own line is silent on
 that thing ("does Joel inherit?" is the will's); the moment of a trailing "when you ..." or the place of
 "what were you doing at ..." is what is asked when nothing before it names a thing; a place phrase after
-the thing asked ("could you hear the waits from your room?") is a circumstance and counts as a name.
+the thing asked ("could you hear the waits from your room?") is a circumstance and counts as a name; a
+setting clause about others ("When the bell rang, ...") only says when, and its cues count as plain.
 
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
 three or more words, through two intervening words ("where exactly were you").
@@ -306,6 +307,9 @@ class TopicIndex:
         """The unit's hits, each at the strength it has in this question: the grammar of a question can
         make a cue the thing asked about (raised) or a circumstance of it (lowered)."""
         hits = self.hits(unit.words, in_file)
+        if unit.role is Role.SETTING and not _SECOND_PERSON & set(unit.words):
+            # "When the bell rang, where were you?": a clause about others only says when
+            return [_Hit(hit.cue, hit.positions, min(hit.strength, CueStrength.PLAIN)) for hit in hits]
         if unit.role is not Role.QUESTION:
             return hits
         subject = _subject_at(unit.words)
@@ -336,6 +340,7 @@ class TopicIndex:
         return weighed
 
 
+_SECOND_PERSON = frozenset("you your yours yourself you've you'd you'll you're".split())
 _TITLES_BEFORE_NAMES = frozenset("mr mrs miss ms dr the young old".split())
 _PLACE_PREPOSITIONS = frozenset("at in on by near with inside".split())
 _CIRCUMSTANCE_PREPOSITIONS = frozenset("at in on near from into inside outside through".split())

@@ -72,6 +72,13 @@ def test_a_setting_clause_belongs_to_the_question_after_it() -> None:
     assert answer(question) == line("ruddock", "finding her")
 
 
+def test_a_setting_clause_about_others_only_says_when() -> None:
+    assert answer("Mrs Ruddock, when the bell rang, where were you?") == line("ruddock", "where she was")
+    assert answer("Thwaite, when the waits were at the yard door, where were you?") == line("thwaite", "where he was")
+    # with nothing asked in the question itself, the clause still gives the topic
+    assert answer("Thwaite, when the bell rang, what then?") == line("thwaite", "finding her")
+
+
 def test_cues_match_through_inflection_and_intervening_words() -> None:
     assert answer("Thwaite, where exactly were you?") == line("thwaite", "where he was")
     assert answer("Marsden, which of the carols were sung?") == line("marsden", "the waits and the carols")
