@@ -101,6 +101,10 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         # The card's labels for an accusation open it; they are never a misheard name (was "Ruddock: Thwaite").
         "Verdict: Thwaite, exhibits E1 and E2.",
         "Accusation: Keld, E3.",
+        # A name heard exactly stays as said: possessive, or a full name after other words.
+        "Francis Keld's answers, please.",
+        "Julius Ormerod's answers, please.",
+        "It's Julius Ormerod, exhibits 1, 6, 11 and 14.",
     ],
 )
 def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) -> None:

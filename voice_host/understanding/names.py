@@ -11,6 +11,7 @@ and "ormeride" reaches "Ormerod". The names come from the case, never from this 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -80,6 +81,11 @@ _ASK_SOUNDALIKES = frozenset({"as", "asked", "asks", "osk", "ast", "oz", "us", "
 _CONFRONT_SOUNDALIKES = frozenset(
     {"confirm", "confirmed", "confirms", "conference", "confronts", "confronted", "comfort", "confrontation"}
 )
+
+
+def _bare(word: str) -> str:
+    """A word without its possessive ending, lowercased: "Keld's" -> "keld"."""
+    return re.sub(r"'s?$", "", word.lower().rstrip("."))
 
 
 def _phonetic_keys(word: str) -> tuple[str, str]:
@@ -197,7 +203,8 @@ class NamesMatcher:
             if index < skip_to:
                 continue
             lowered = token.text.lower()
-            if lowered in self._aliases:
+            if _bare(lowered) in self._aliases:  # "Keld's answers": a name heard exactly, possessive or not
+                lowered = _bare(lowered)
                 if lowered in given_names:
                     after_given[index + 1] = given_names[lowered]
                 continue
@@ -279,13 +286,23 @@ class NamesMatcher:
         lead = words[0].lower().rstrip(".")
         if lead in self._protected or lead in _OPENERS or lead in _TITLES:
             return text
-        if all(word.lower() in self._aliases for word in words):
+        bare = [_bare(word) for word in words]
+        if all(word in self._aliases for word in bare):
+            return text
+        # A full name heard exactly is not a misheard one ("It's Julius Ormerod, ..."), and a card
+        # word is never part of a name ("Julius Ormerod's answers, please").
+        if any(word in _COMMAND_WORDS for word in bare) or self._has_full_name(bare):
             return text
         found = self.best("".join(words), targets=self._joined)
         if found is None or found[1] < self.thresholds.split:
             return text
         corrections.append(Correction(CorrectionKind.NAME, match.group(2), found[0].word, round(found[1], 3)))
         return text[: match.start(2)] + found[0].word + text[match.end(2) :]
+
+    def _has_full_name(self, words: Sequence[str]) -> bool:
+        """Whether two words in a row are one suspect's full name, exactly ("julius", "ormerod")."""
+        full_names = {target.word.lower() for target in self._joined}
+        return any(f"{first} {second}" in full_names for first, second in itertools.pairwise(words))
 
     def _never_a_name(self, lowered: str) -> bool:
         return (
