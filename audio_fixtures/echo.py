@@ -1,0 +1,69 @@
+"""The Host heard by its own microphone: a simulated echo path from the laptop's speaker to its microphone.
+
+A path is a room's impulse response (pyroomacoustics, one of `acoustics.room`'s rooms, the speaker a few
+centimetres from the microphone), delayed by 20-80 ms (the sound card's output and input buffers plus
+the flight time) and scaled so the echo is 6-20 dB below what was played. Everything is seeded by a key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from audio_fixtures.acoustics import ROOM_COUNT, active_rms, convolve, room, seed_of
+from voice_host.ears.sound import SAMPLE_RATE, Audio
+
+DELAY_SECONDS = (0.02, 0.08)
+GAIN_DB = (-20.0, -6.0)
+
+
+@dataclass(frozen=True)
+class EchoPath:
+    """How the played signal reaches the microphone."""
+
+    room: int
+    rt60: float
+    delay_seconds: float  # played sample to its first arrival at the microphone
+    gain_db: float  # the echo's level relative to what was played (speech RMS)
+    impulse: Audio  # unit-peak room response, the direct path at sample 0
+
+    def apply(self, played: Audio) -> Audio:
+        """What the microphone picks up of `played` (same length as `played`)."""
+        delay = round(self.delay_seconds * SAMPLE_RATE)
+        heard = convolve(np.concatenate([np.zeros(delay, dtype=np.float32), played]), self.impulse)[: len(played)]
+        scale = active_rms(played) * 10 ** (self.gain_db / 20) / active_rms(heard)
+        return (heard * scale).astype(np.float32)
+
+
+_impulses: dict[int, Audio] = {}
+
+
+def speaker_impulse(index: int) -> Audio:
+    """The response from a laptop's speaker 8 cm beside its microphone, in room `index` (kept once made)."""
+    if index not in _impulses:
+        import pyroomacoustics as pra
+
+        spec = room(index)
+        absorption, max_order = pra.inverse_sabine(spec.rt60, list(spec.size))
+        shoebox = pra.ShoeBox(
+            list(spec.size), fs=SAMPLE_RATE, materials=pra.Material(absorption), max_order=max_order, air_absorption=False
+        )
+        speaker = [spec.mic[0] + 0.08, spec.mic[1], spec.mic[2]]
+        shoebox.add_source(speaker)
+        shoebox.add_microphone(list(spec.mic))
+        shoebox.compute_rir()
+        impulse = np.asarray(shoebox.rir[0][0], dtype=np.float32)
+        start = max(0, int(np.argmax(np.abs(impulse))) - 4)  # the delay is set by the path, not the filter
+        impulse = impulse[start:]
+        _impulses[index] = (impulse / float(np.max(np.abs(impulse)))).astype(np.float32)
+    return _impulses[index]
+
+
+def echo_path(key: str) -> EchoPath:
+    """A seeded echo path: room, delay and level drawn from `key`."""
+    rng = np.random.default_rng(seed_of(key, "echo"))
+    index = int(rng.integers(0, ROOM_COUNT))
+    delay = float(rng.uniform(*DELAY_SECONDS))
+    gain = float(rng.uniform(*GAIN_DB))
+    return EchoPath(index, room(index).rt60, delay, gain, speaker_impulse(index))
