@@ -12,6 +12,7 @@ import pytest
 
 from engine.replies import PartKind, Reply, ReplyPart
 from voice_host.ears.audio import DeviceLostError, NoMicrophoneError
+from voice_host.ears.echo import EchoCanceller, FarEnd
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.ears.vad import SegmenterSettings
 from voice_host.loop.events import MicLevel, MicStatus
@@ -745,3 +746,80 @@ def test_a_failing_text_signal_leaves_the_turn_to_the_ceiling() -> None:
     assert h.utterances == []
     h.feed(silence(1))
     assert len(h.utterances) == 1
+
+
+# --- the microphone open over the Host (echo cancelling) -----------------------------------------------
+
+
+class Subtract:
+    """A perfect canceller for an echo path that is the far end itself (a frame at a time)."""
+
+    def process(self, mic: Audio, far: Audio) -> Audio:
+        return (mic - far).astype(np.float32)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def echo_harness() -> tuple[Harness, FarEnd, Clock]:
+    h = Harness()
+    far_end = FarEnd()
+    clock = Clock()
+    h.listener = Listener(
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append, SETTINGS, executor=InlineExecutor(),
+        clock=clock, echo=EchoCanceller(Subtract(), Subtract(), passthrough_after_seconds=1.0), far_end=far_end,
+    )  # fmt: skip
+    return h, far_end, clock
+
+
+def feed_with_far_end(h: Harness, far_end: FarEnd, clock: Clock, mic: list[Audio], played: list[Audio]) -> None:
+    """Each microphone block with what the speaker played over it (the Player pushes as it plays)."""
+    for heard, sounded in zip(mic, played, strict=True):
+        far_end.push(sounded, SAMPLE_RATE)
+        h.listener.feed(heard)
+        clock.now += BLOCK / SAMPLE_RATE
+
+
+def test_with_the_echo_cancelled_the_host_alone_is_never_heard() -> None:
+    h, far_end, clock = echo_harness()
+    h.listener.begin_speaking()
+    host = speech(0.9, 40)
+    feed_with_far_end(h, far_end, clock, host, host)  # the microphone hears exactly what was played
+    h.listener.end_speaking()
+    feed_with_far_end(h, far_end, clock, silence(30), silence(30))
+    assert h.utterances == [] and h.understood == []
+    assert h.listener.hears_over_host
+    assert h.source.drained == 0  # nothing captured over the Host is thrown away unheard
+
+
+def test_a_player_over_the_host_is_heard_with_when_and_over_what() -> None:
+    h, far_end, clock = echo_harness()
+    h.listener.begin_speaking()
+    host = speech(0.3, 30)
+    player = [b + (0.5 if 10 <= i < 16 else 0.0) for i, b in enumerate(host)]  # the player's words at 0.5 s
+    feed_with_far_end(h, far_end, clock, [b.astype(np.float32) for b in player], host)
+    assert len(h.utterances) == 1
+    utterance = h.utterances[0]
+    assert utterance.host is not None and utterance.host.started_at == 100.0 and utterance.host.stopped_at is None
+    assert utterance.began_at is not None and 100.3 < utterance.began_at < 100.5  # 0.5 s, less the pre-roll
+    # Whisper hears the player's words without the Host's voice under them.
+    assert float(np.max(utterance.audio)) == pytest.approx(0.5, abs=1e-3)
+    # While the Host talks the status stays SPEAKING (the screen follows the Host's sentences by it).
+    assert set(h.kinds()) == {MicStatus.SPEAKING}
+
+
+def test_without_a_far_end_the_microphone_is_shut_as_before() -> None:
+    h = Harness()
+    h.listener = Listener(
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append, SETTINGS, executor=InlineExecutor(),
+        echo=EchoCanceller(Subtract(), Subtract()),
+    )  # fmt: skip
+    assert not h.listener.hears_over_host
+    h.listener.begin_speaking()
+    h.feed(speech(0.9, 20))
+    assert h.understood == []

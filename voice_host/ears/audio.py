@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import soxr
 
+from voice_host.ears.echo import FarEnd
 from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, Audio
 
 log = logging.getLogger(__name__)
@@ -307,7 +308,8 @@ class Player:
     """The speaker: a persistent output stream fed from a buffer; `stop()` silences it at once.
 
     Audio is queued at `sample_rate` (piper's); a speaker that will not open at that rate is opened
-    at its own and each piece is converted as it is queued.
+    at its own and each piece is converted as it is queued. With a `far_end`, every block handed to
+    the device (silence too) is also handed to it: the echo canceller's reference.
     """
 
     def __init__(
@@ -316,8 +318,10 @@ class Player:
         sample_rate: int = PLAYBACK_RATE,
         block_size: int = 1024,
         stall_seconds: float = 2.0,
+        far_end: FarEnd | None = None,
     ) -> None:
         self.device = device
+        self.far_end = far_end
         self.sample_rate = sample_rate
         self.block_size = block_size
         self.stall_seconds = stall_seconds  # audio queued but none taken this long: the speaker is gone
@@ -370,6 +374,8 @@ class Player:
             if not self._buffer:
                 self._idle.set()
         out[written:] = 0.0
+        if self.far_end is not None:
+            self.far_end.push(out, self.device_rate)
 
     def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None:
         """Queue audio (at this player's sample rate) after whatever is still playing.

@@ -8,8 +8,12 @@ the listener waits for more speech, up to the segmenter's hangover ceiling, when
 used anyway. `understand` is the app's function from audio to whatever it needs (a Transcript, or the
 whole understood message): everything it does overlaps the pause.
 
-Turn-taking: while the Host speaks (the mouth calls `begin_speaking` / `end_speaking`), and for a
-short tail after, blocks are thrown away (the Host never hears itself). Mute throws them away too. A
+Turn-taking: with an echo canceller (`echo`, fed what the speaker played through `far_end`) the
+microphone stays open while the Host speaks: each block has the Host's voice taken out before Silero
+and Whisper hear it, and an utterance carries when it began and the Host's talk it may overlap
+(`HostTalk`), for the barge-in decision (voice_host/loop/barge_in.py). Without one, while the Host
+speaks (the mouth calls `begin_speaking` / `end_speaking`) and for a short tail after, blocks are thrown
+away (the Host never hears itself). Mute throws them away too. A
 lost device pauses the loop; it retries until the device returns, and the game's state, which lives
 elsewhere, is untouched.
 
@@ -31,9 +35,11 @@ from typing import Any, Generic, Protocol, TypeVar
 import numpy as np
 
 from voice_host.ears.audio import MICROPHONE_LOST, AudioUnavailableError, DeviceLostError
+from voice_host.ears.echo import EchoCanceller, FarEnd
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.ears.turn import EndOfTurn
 from voice_host.ears.vad import SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
+from voice_host.loop.barge_in import HostTalk
 from voice_host.loop.events import MicLevel, MicStatus
 
 T = TypeVar("T")
@@ -109,6 +115,8 @@ class Utterance(Generic[T]):
     ended_at: float  # clock time when the end of speech was detected
     ready_at: float  # clock time when the result was ready (>= ended_at)
     cut: bool = False  # the utterance hit the length limit
+    began_at: float | None = None  # clock time the first kept sample was heard (pre-roll included)
+    host: HostTalk | None = None  # the Host's latest talk when the utterance ended (echo cancelling only)
 
     @property
     def wait_seconds(self) -> float:
@@ -138,9 +146,14 @@ class Listener(Generic[T]):
         executor: Executor | None = None,
         clock: Callable[[], float] = time.monotonic,
         turn_complete: Callable[[T], bool] | None = None,
+        echo: EchoCanceller | None = None,
+        far_end: FarEnd | None = None,
     ) -> None:
-        """`turn_complete` is the text signal: without it every turn waits out the hangover ceiling."""
+        """`turn_complete` is the text signal: without it every turn waits out the hangover ceiling.
+        `echo` and `far_end` together keep the microphone open while the Host speaks."""
         self.source = source
+        self.echo = echo if far_end is not None else None
+        self.far_end = far_end if echo is not None else None
         self.detector = detector
         self.understand = understand
         self.turn_complete = turn_complete
@@ -166,6 +179,8 @@ class Listener(Generic[T]):
         self._thinking = 0  # utterances handed over but not yet understood
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._host: HostTalk | None = None  # the Host's latest talk
+        self._began_at: float | None = None  # when the utterance being collected began
 
     # --- controls (any thread) ---
 
@@ -182,19 +197,35 @@ class Listener(Generic[T]):
         self.set_muted(not self._muted)
         return self._muted
 
+    @property
+    def hears_over_host(self) -> bool:
+        """The microphone stays open while the Host speaks (an echo canceller is fed what it plays)."""
+        return self.echo is not None
+
+    @property
+    def host_talk(self) -> HostTalk | None:
+        return self._host
+
     def begin_speaking(self) -> None:
-        """The Host starts talking: shut the microphone."""
+        """The Host starts talking: shut the microphone, unless the echo is cancelled."""
         with self._lock:
             self._speaking = True
+            self._host = HostTalk(self.clock())
         self._emit(MicLevel(MicStatus.SPEAKING))
 
     def end_speaking(self) -> None:
-        """The Host stopped: throw away what was captured meanwhile, then keep shut for the tail."""
+        """The Host stopped: throw away what was captured meanwhile, then keep shut for the tail (with
+        the echo cancelled there is nothing to throw away: the canceller follows the room's tail)."""
         with self._lock:
             self._speaking = False
-            self._tail_left = self.settings.speaking_tail_seconds
-            self._drain_wanted = True
-        if self._device_lost:  # no blocks will run the tail out: show the loss again now
+            if self._host is not None and self._host.stopped_at is None:
+                self._host = HostTalk(self._host.started_at, self.clock())
+            if self.echo is None:
+                self._tail_left = self.settings.speaking_tail_seconds
+                self._drain_wanted = True
+        if self.echo is not None:
+            self._report_idle()
+        elif self._device_lost:  # no blocks will run the tail out: show the loss again now
             self._report_idle()
 
     # --- the loop ---
@@ -202,6 +233,8 @@ class Listener(Generic[T]):
     def start(self) -> None:
         """Open the microphone (NoMicrophoneError at once if there is none) and listen on a thread."""
         self.source.start()
+        if self.far_end is not None:
+            self.far_end.reset()  # what was played before the microphone opened can never be heard
         if self._own_executor and self._executor_closed:
             self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="understand")
             self._executor_closed = False
@@ -266,6 +299,13 @@ class Listener(Generic[T]):
             if in_tail:
                 self._tail_left -= seconds
             tail_over = in_tail and self._tail_left <= 1e-9
+        detect = block
+        if self.echo is not None and self.far_end is not None:
+            # Every block goes through the canceller, muted or not: it follows the room all night.
+            far = self.far_end.take(len(block))
+            cancelled = self.echo.process(block, far, self.far_end.quiet_seconds())
+            detect, block = cancelled.detect, cancelled.words
+            speaking = in_tail = False  # the microphone stays open
         if speaking or in_tail or muted:
             if self.collector.collecting or self._early is not None:
                 self.collector.reset()
@@ -275,12 +315,14 @@ class Listener(Generic[T]):
                 self._report_idle()
             return
 
-        is_speech = self.detector.probability(block) >= self.settings.speech_threshold
+        is_speech = self.detector.probability(detect) >= self.settings.speech_threshold
         step = self.collector.add(block, is_speech)
         event = step.event
         if event is SegmentEvent.SPEECH_STARTED:
             self._since_level = 0.0
-            self._emit(MicLevel(MicStatus.HEARING, level=input_level(block)))
+            kept = self.collector.segmenter.utterance_seconds + self.settings.segmenter.pre_roll_seconds
+            self._began_at = self.clock() - kept
+            self._emit_unless_speaking(MicLevel(MicStatus.HEARING, level=input_level(block)))
         elif event is SegmentEvent.SILENCE_STARTED and step.audio is not None:
             self._discard_early()
             self._early = self.executor.submit(self.understand, step.audio)
@@ -296,17 +338,19 @@ class Listener(Generic[T]):
             self._since_level += seconds
             if self._since_level >= self.settings.level_every_seconds:
                 self._since_level = 0.0
-                self._emit(MicLevel(MicStatus.HEARING, level=input_level(block)))
+                self._emit_unless_speaking(MicLevel(MicStatus.HEARING, level=input_level(block)))
 
     def _finish(self, audio: Audio, cut: bool) -> None:
         ended_at = self.clock()
+        began_at, self._began_at = self._began_at, None
+        host = self._host if self.echo is not None else None
         early, self._early = self._early, None
         future = early if early is not None and not early.cancelled() else None
         if future is None:
             future = self.executor.submit(self.understand, audio)
         with self._lock:
             self._thinking += 1
-        self._emit(MicLevel(MicStatus.THINKING))
+        self._emit_unless_speaking(MicLevel(MicStatus.THINKING))
 
         def deliver(done: Future[T]) -> None:
             with self._lock:
@@ -317,7 +361,7 @@ class Listener(Generic[T]):
                 log.exception("an utterance of %.1f s could not be understood", len(audio) / self.source.sample_rate)
                 self._emit(MicLevel(MicStatus.LISTENING, detail=f"Could not make that out ({error})."))
                 return
-            utterance = Utterance(audio, result, early is future, ended_at, self.clock(), cut)
+            utterance = Utterance(audio, result, early is future, ended_at, self.clock(), cut, began_at, host)
             log.debug(
                 "utterance of %.2f s understood %.2f s after it ended (%s%s)",
                 len(audio) / self.source.sample_rate,
@@ -368,6 +412,13 @@ class Listener(Generic[T]):
             self._emit(MicLevel(MicStatus.HEARING))
         else:
             self._emit(MicLevel(MicStatus.LISTENING))
+
+    def _emit_unless_speaking(self, level: MicLevel) -> None:
+        """While the Host speaks the status stays SPEAKING (the screen follows the Host's sentences by it)."""
+        with self._lock:
+            speaking = self._speaking
+        if not speaking:
+            self._emit(level)
 
     def _emit(self, level: MicLevel) -> None:
         with self._emit_lock:  # several threads report; keep the order they decided in

@@ -17,6 +17,7 @@ import argparse
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import replace
 from io import TextIOWrapper
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
@@ -33,7 +34,9 @@ from textual.widgets import Footer, Input, OptionList, Static
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.rules import QUESTIONS_PER_ROUND
 from engine.state import GameState
+from voice_host.loop.barge_in import ONE_AT_A_TIME, BargeAction, BargeIn, barge_words
 from voice_host.loop.events import MicLevel, MicStatus
+from voice_host.loop.session import is_repeat_request
 from voice_host.screen.driver import Exchange, TableDriver
 from voice_host.screen.house import house_plan
 from voice_host.screen.views import Evidence, find_sentence, full_state_view, ledger_view, plain_taken_as
@@ -64,6 +67,7 @@ if TYPE_CHECKING:
 
     from engine.case import Case
     from voice_host.loop.session import SessionOutput
+    from voice_host.screen.voice import SaidWhen
     from voice_host.understanding.understand import Heard
 
 NO_VOICE = MicLevel(MicStatus.OFF, detail="Typed play: type each message below.")
@@ -236,6 +240,9 @@ class TableApp(App[int]):
         self._first_mic = mic
         # How the speaker words a shown sentence (set by the voice side), to find the one being spoken.
         self.spoken_form: Callable[[str], str] = lambda text: text
+        self.barge_in = BargeIn()
+        self._answering_voice = False  # the Host's current talk answers a spoken message
+        self._kept: Heard | None = None  # said over the Host: answered when it stops
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -310,6 +317,7 @@ class TableApp(App[int]):
         """Send one typed line (or the command a `key` stands for) to the game, show what comes back
         and say it."""
         self._silence()
+        self._answering_voice = False
         exchange = self.driver.typed(text)
         if key is None:
             self.heard.show_typed(text, exchange.taken_as or "")
@@ -333,16 +341,49 @@ class TableApp(App[int]):
     def show_mic(self, level: MicLevel) -> None:
         self.mic.show(level)
 
-    def take_heard(self, heard: Heard) -> None:
-        """An utterance, understood: through the session (which may ask to confirm) to the screen."""
+    def take_heard(self, heard: Heard, said: SaidWhen | None = None) -> None:
+        """An utterance, understood: through the session (which may ask to confirm) to the screen.
+
+        Said over the Host (`said`), it may only silence or restart it, or wait until it stops."""
+        if said is not None and said.host is not None and self._barge(heard, said):
+            return
         if heard.usable:
             self._silence()
         elif heard.transcript.strip():
             # Heard something but could not use it: say so, so the table repeats it or types it.
             self.heard.show_unusable(heard.transcript)
         before = self.driver.state  # what the utterance was taken as depends on the state it came in
+        self._answering_voice = True
         self.show_output(self.driver.heard(heard), before)
         self._show_problems()
+
+    def _barge(self, heard: Heard, said: SaidWhen) -> bool:
+        """Words said over the Host (docs/speech.md "Barge-in"); True when they were dealt with here."""
+        assert said.host is not None
+        words = barge_words(heard.text or heard.transcript, heard.message, is_repeat_request(heard.text))
+        host = replace(said.host, answering_voice=self._answering_voice)
+        action = self.barge_in.decide(words, said.began_at, said.ended_at, host)
+        if action is BargeAction.SILENCE:
+            self._silence()
+            self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: the Host stopped. F3 repeats the reply.")
+        elif action is BargeAction.RESTART:
+            self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: again from the start.")
+            self.action_repeat()
+        elif action is BargeAction.KEEP:
+            self._kept = heard  # the latest only: what the table said last is what it wants answered
+            self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: answered when the Host stops.")
+        elif action is BargeAction.DROP:
+            self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: {ONE_AT_A_TIME}")
+            self._say(Reply((ReplyPart(PartKind.SYSTEM, ONE_AT_A_TIME),)))
+        else:
+            return False  # not over the Host, or a command that acts at once: handled as always
+        return True
+
+    def _take_kept(self) -> None:
+        """The Host has stopped: answer what was said over it."""
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            self.take_heard(kept)
 
     def show_output(self, output: SessionOutput, before: GameState | None = None) -> None:
         """Show and say what the session gave back for a heard utterance or a repeat."""
@@ -383,10 +424,11 @@ class TableApp(App[int]):
         self.show_mic(event.level)
         if event.level.status is not MicStatus.SPEAKING:
             self.show_speaking(None)
+            self._take_kept()
 
     @on(Understood)
     def _understood(self, event: Understood) -> None:
-        self.take_heard(event.heard)
+        self.take_heard(event.heard, event.said)
 
     @on(SentenceStarted)
     def _sentence_started(self, event: SentenceStarted) -> None:
@@ -524,7 +566,9 @@ class TableApp(App[int]):
             self.voice.say(reply)
 
     def _silence(self) -> None:
-        """New input interrupts the Host: what it was saying is on the screen anyway."""
+        """New input interrupts the Host: what it was saying is on the screen anyway (and what was said
+        over it is dropped: the table has moved on)."""
+        self._kept = None
         if self.voice is not None:
             self.voice.stop()
         self.show_speaking(None)

@@ -17,6 +17,7 @@ from textual.message import Message
 
 from engine.messages import Message as GameMessage
 from engine.replies import Reply
+from voice_host.loop.barge_in import HostTalk
 from voice_host.loop.events import MicLevel
 
 if TYPE_CHECKING:
@@ -40,11 +41,24 @@ class MicChanged(Message):
 
 
 class Understood(Message):
-    """One utterance, recognised and understood against the game, ready for the session."""
+    """One utterance, recognised and understood against the game, ready for the session.
 
-    def __init__(self, heard: Heard) -> None:
+    `said` has when it was said and the Host's latest talk (with the microphone open over the Host),
+    for the barge-in decision; None when the microphone is shut while the Host speaks."""
+
+    def __init__(self, heard: Heard, said: SaidWhen | None = None) -> None:
         super().__init__()
         self.heard = heard
+        self.said = said
+
+
+@dataclass(frozen=True)
+class SaidWhen:
+    """When an utterance was said, and the Host's latest talk then (the listener's clock)."""
+
+    began_at: float
+    ended_at: float
+    host: HostTalk | None
 
 
 class SentenceStarted(Message):
@@ -129,7 +143,10 @@ def open_table_voice(
             return heard
 
         def on_utterance(utterance: Utterance[Heard]) -> None:
-            post(Understood(utterance.result))
+            said = None
+            if utterance.began_at is not None and utterance.host is not None:
+                said = SaidWhen(utterance.began_at, utterance.ended_at, utterance.host)
+            post(Understood(utterance.result, said))
 
         def on_sentence(reply: Reply, line: SpeechLine) -> None:
             post(SentenceStarted(reply, line.part_index, line.text))

@@ -87,13 +87,15 @@ def open_voice(
     `turn_complete` says whether an understood utterance is a whole message (the turn ends at once).
     """
     from voice_host.ears.audio import Capture, Player, check_microphone
+    from voice_host.ears.echo import EchoCanceller, EchoUnavailableError, FarEnd
     from voice_host.ears.vad import SileroVad
     from voice_host.mouth.tts import Synthesizer, VoiceConfigError, default_voice_map, load_voice_map
 
     problems: list[str] = []
     player: Player | None = None
+    far_end = FarEnd()  # what the speaker plays, for the echo canceller: the microphone stays open meanwhile
     try:
-        speaker = Player(device=output_device)
+        speaker = Player(device=output_device, far_end=far_end)
         speaker.start()
         player = speaker
     except AudioUnavailableError as error:
@@ -121,9 +123,22 @@ def open_voice(
     if prepare_ears is not None:
         prepare_ears()
 
+    echo: EchoCanceller | None = None
+    if player is not None:
+        try:
+            echo = EchoCanceller()
+        except EchoUnavailableError as error:
+            log.warning("%s; the microphone is shut while the Host speaks", error)
     try:
         ears: Listener[T] = Listener(
-            Capture(device=input_device), SileroVad(), understand, on_utterance, on_status, turn_complete=turn_complete
+            Capture(device=input_device),
+            SileroVad(),
+            understand,
+            on_utterance,
+            on_status,
+            turn_complete=turn_complete,
+            echo=echo,
+            far_end=far_end if echo is not None else None,
         )
         ears.start()
         io.listener = ears

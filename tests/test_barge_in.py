@@ -1,0 +1,81 @@
+"""Barge-in decisions: pure, fed timings and words, no audio."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.messages import Command, Message, MessageKind
+from voice_host.loop.barge_in import BargeAction, BargeIn, BargeWords, HostTalk, barge_words, silence_words
+
+RULE = BargeIn(tail_seconds=0.3)
+
+
+def command(name: Command) -> Message:
+    return Message(MessageKind.COMMAND, name.value, command=name)
+
+
+@pytest.mark.parametrize(
+    "text", ["stop", "Stop.", "Wait!", "wait, please", "Hold on.", "stop stop", "Wait, wait, wait.", "Okay, stop talking."]
+)
+def test_stop_and_wait_in_their_usual_forms_silence_the_host(text: str) -> None:
+    assert silence_words(text)
+
+
+@pytest.mark.parametrize("text", ["", "no", "wait for the statements", "stop Keld", "Abel, where were you?", "stop the game now"])
+def test_other_words_do_not_silence_the_host(text: str) -> None:
+    assert not silence_words(text)
+
+
+def test_words_over_the_host_are_sorted_before_the_game_reads_them() -> None:
+    # "stop" alone is give up to the game (card, MESSAGES rule 1): over the Host it only silences.
+    assert barge_words("stop", command(Command.GIVE_UP), repeat_request=False) is BargeWords.SILENCE
+    assert barge_words("say that again", None, repeat_request=True) is BargeWords.REPEAT
+    assert barge_words("next", command(Command.NEXT), repeat_request=False) is BargeWords.COMMAND
+    assert barge_words("skip", command(Command.PASS), repeat_request=False) is BargeWords.COMMAND
+    assert barge_words("read E4", command(Command.READ), repeat_request=False) is BargeWords.OTHER
+    assert barge_words("Abel, where were you?", None, repeat_request=False) is BargeWords.OTHER
+
+
+def test_an_utterance_that_overlaps_the_host_is_over_it() -> None:
+    talking = HostTalk(started_at=10.0)
+    assert RULE.over_host(began_at=12.0, ended_at=12.5, host=talking)
+    assert RULE.over_host(began_at=9.0, ended_at=10.5, host=talking)  # began just before, ran into it
+    assert not RULE.over_host(began_at=8.0, ended_at=9.9, host=talking)  # over before the Host began
+
+
+def test_words_begun_in_the_hosts_tail_are_over_it_and_later_ones_are_not() -> None:
+    stopped = HostTalk(started_at=10.0, stopped_at=20.0)
+    assert RULE.over_host(began_at=20.2, ended_at=20.8, host=stopped)
+    assert not RULE.over_host(began_at=20.4, ended_at=21.0, host=stopped)
+    assert not RULE.over_host(began_at=30.0, ended_at=31.0, host=None)
+
+
+@pytest.mark.parametrize(
+    ("words", "action"),
+    [
+        (BargeWords.SILENCE, BargeAction.SILENCE),
+        (BargeWords.REPEAT, BargeAction.RESTART),
+        (BargeWords.COMMAND, BargeAction.COMMAND),
+        (BargeWords.OTHER, BargeAction.KEEP),
+    ],
+)
+def test_over_narration_each_kind_of_words_has_its_action(words: BargeWords, action: BargeAction) -> None:
+    assert RULE.decide(words, began_at=11.0, ended_at=11.6, host=HostTalk(started_at=10.0)) is action
+
+
+def test_other_words_over_an_answer_to_a_spoken_message_are_dropped() -> None:
+    answering = HostTalk(started_at=10.0, answering_voice=True)
+    assert RULE.decide(BargeWords.OTHER, 11.0, 12.0, answering) is BargeAction.DROP
+    assert RULE.decide(BargeWords.COMMAND, 11.0, 12.0, answering) is BargeAction.COMMAND
+
+
+def test_stop_said_over_the_host_still_silences_once_the_host_has_finished() -> None:
+    # The word was meant for the Host: it must not reach the game as give up after the Host stopped.
+    finished = HostTalk(started_at=10.0, stopped_at=11.9)
+    assert RULE.decide(BargeWords.SILENCE, began_at=11.5, ended_at=12.0, host=finished) is BargeAction.SILENCE
+
+
+def test_words_after_the_host_stopped_are_handled_as_always() -> None:
+    finished = HostTalk(started_at=10.0, stopped_at=12.0)
+    assert RULE.decide(BargeWords.SILENCE, began_at=14.0, ended_at=14.4, host=finished) is BargeAction.NOT_OVER_HOST
+    assert RULE.decide(BargeWords.OTHER, began_at=14.0, ended_at=15.0, host=None) is BargeAction.NOT_OVER_HOST

@@ -1,0 +1,116 @@
+"""Barge-in: what to do with words said while the Host was talking.
+
+Like Home Assistant's assist_pipeline VAD, the decision is pure: `BargeIn.decide` is given what the
+words were (`BargeWords`, from the text alone) and the timings (when the utterance began and ended,
+when the Host's talk began and stopped), and says what the screen does (`BargeAction`):
+
+- "stop", "wait" (and "hold on", "quiet"...): the Host falls silent; nothing goes to the game. Said
+  over the Host they never mean give up or no (docs/rulings.md);
+- "repeat" ("say that again"): the current reply again, from its start;
+- "next", "skip": the card's commands (next, pass), at once: the Host stops and the game answers;
+- anything else: kept and answered when the Host stops; but over an answer to a *spoken* message it is
+  dropped with a word, since the Host cannot tell voices apart and takes it for the asker talking over
+  their own answer (docs/rulings.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import Enum
+
+from engine.messages import Command, Message
+
+ONE_AT_A_TIME = "One at a time, please: ask me again when I have finished."
+
+# Said over the Host, these silence it. Whole utterances only ("wait for the statements" is not one).
+SILENCE_PHRASES = frozenset(
+    {
+        "stop", "wait", "pause", "hold on", "hang on", "quiet", "be quiet", "shh", "shush", "hush",
+        "stop talking", "stop there", "stop it", "wait a moment", "wait a minute", "wait a second",
+        "one moment", "one second", "just a moment", "just a second", "hold it", "enough",
+    }
+)  # fmt: skip
+_FILLER = frozenset({"please", "ok", "okay", "oh", "um", "uh", "er", "host", "now", "sorry", "hey", "no", "just"})
+# The card's commands that act at once over the Host (the brief's "next" and "skip"; skip is pass).
+AT_ONCE_COMMANDS = frozenset({Command.NEXT, Command.PASS})
+
+
+class BargeWords(Enum):
+    SILENCE = "silence"  # stop, wait
+    REPEAT = "repeat"  # the current reply again
+    COMMAND = "command"  # next or skip
+    OTHER = "other"  # anything else
+
+
+class BargeAction(Enum):
+    NOT_OVER_HOST = "not over host"  # the Host was not talking: handled as always
+    SILENCE = "silence"  # the Host falls silent; nothing goes to the game
+    RESTART = "restart"  # the current reply is said again from its start
+    COMMAND = "command"  # the Host falls silent and the command goes to the game
+    KEEP = "keep"  # handled when the Host stops talking
+    DROP = "drop"  # not handled; the Host says so in a word
+
+
+def silence_words(text: str) -> bool:
+    """The whole utterance asks the Host to be quiet ("Stop.", "Wait, please.", "Hold on, hold on")."""
+    words = [w for w in re.findall(r"[a-z']+", text.lower()) if w not in _FILLER]
+    if not words:
+        return False
+    phrase = " ".join(words)
+    if phrase in SILENCE_PHRASES:
+        return True
+    # The same short phrase said twice or more ("stop stop", "wait, wait").
+    for size in (1, 2, 3):
+        if len(words) % size == 0 and len(words) > size:
+            head = words[:size]
+            if words == head * (len(words) // size) and " ".join(head) in SILENCE_PHRASES:
+                return True
+    return False
+
+
+def barge_words(text: str, message: Message | None, repeat_request: bool) -> BargeWords:
+    """What words said over the Host are, from the text, the game's reading of it, and whether the
+    phrase grammar took it as a request to repeat."""
+    if silence_words(text):
+        return BargeWords.SILENCE
+    if repeat_request:
+        return BargeWords.REPEAT
+    if message is not None and message.command in AT_ONCE_COMMANDS:
+        return BargeWords.COMMAND
+    return BargeWords.OTHER
+
+
+@dataclass(frozen=True)
+class HostTalk:
+    """When the Host's latest talk began and stopped (None: still talking), on the listener's clock."""
+
+    started_at: float
+    stopped_at: float | None = None
+    answering_voice: bool = False  # the talk answers a message heard by voice (not typed, not narration)
+
+
+@dataclass(frozen=True)
+class BargeIn:
+    """Whether an utterance was said over the Host, and what then happens to it."""
+
+    # The Host's voice in the room outlasts its last sample (reverberation, the device's buffer): words
+    # begun this soon after it stopped still overlapped it.
+    tail_seconds: float = 0.3
+
+    def over_host(self, began_at: float, ended_at: float, host: HostTalk | None) -> bool:
+        """The utterance overlapped the Host's talk."""
+        if host is None or ended_at <= host.started_at:
+            return False
+        return host.stopped_at is None or began_at < host.stopped_at + self.tail_seconds
+
+    def decide(self, words: BargeWords, began_at: float, ended_at: float, host: HostTalk | None) -> BargeAction:
+        if host is None or not self.over_host(began_at, ended_at, host):
+            return BargeAction.NOT_OVER_HOST
+        if words is BargeWords.SILENCE:
+            return BargeAction.SILENCE
+        if words is BargeWords.REPEAT:
+            return BargeAction.RESTART
+        if words is BargeWords.COMMAND:
+            return BargeAction.COMMAND
+        return BargeAction.DROP if host.answering_voice else BargeAction.KEEP
