@@ -327,6 +327,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--sample", type=int, default=0, help="a seeded subset of N fixtures per split (0: all)")
     parser.add_argument("--tune-sample", type=int, default=None, help="for tune, N instead of --sample")
     parser.add_argument(
+        "--same-as",
+        type=Path,
+        default=None,
+        help="measure the utterances of an earlier results file, in its order (those still in the split)",
+    )
+    parser.add_argument(
         "--baseline-splits", default="test,tune", help="the splits the baseline runs on (default: test,tune; '' for none)"
     )
     parser.add_argument("--cache", type=Path, default=None, help="keep room impulses and derived audio here")
@@ -366,6 +372,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for split in splits:
         everything = load_fixtures(split)
         chosen = sample(everything, args.sample_for(split), split)
+        if args.same_as is not None:
+            # The same utterances as an earlier run, paired: one moved out of the split since is left out.
+            by_id = {fixture.id: fixture for fixture in everything}
+            earlier = dict.fromkeys(r.id for r in load_records(args.same_as) if r.split == split.value)
+            chosen = [by_id[fixture_id] for fixture_id in earlier if fixture_id in by_id]
         audio = FixtureAudio(everything, args.cache)
         work += [(i / len(chosen), split, fixture, audio) for i, fixture in enumerate(chosen)]
     work.sort(key=lambda item: (item[0], splits.index(item[1])))
