@@ -17,6 +17,7 @@ from textual.widgets import Digits, Input, OptionList, Static
 from engine.game import Game
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.state import Accusation, GameState, Phase
+from voice_host.loop.barge_in import ONE_AT_A_TIME, HostTalk
 from voice_host.loop.casefiles import load_bundled_case, read_case_dir
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.journal import Journal, Night, StateFolder
@@ -36,6 +37,7 @@ from voice_host.screen.views import (
 from voice_host.screen.voice import (
     LockedClassifier,
     MicChanged,
+    SaidWhen,
     SentenceStarted,
     Understood,
     VoiceFailed,
@@ -672,3 +674,54 @@ async def test_f9_switches_between_a_dark_and_a_light_theme() -> None:
         assert app.current_theme.dark is not dark
         await pilot.press("f9")
         assert app.current_theme.dark is dark
+
+
+@pytest.mark.anyio
+async def test_words_said_over_the_host_silence_restart_wait_or_are_dropped() -> None:
+    voice = FakeVoice()
+    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), voice=voice, mic=MicLevel(MicStatus.SPEAKING))
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann, Bob")
+        game = app.driver.game
+        talking = HostTalk(started_at=10.0)
+        over = SaidWhen(began_at=11.0, ended_at=11.5, host=talking)
+
+        def heard(text: str) -> Heard:
+            return Heard(text, text, (), 0.95, game.preview(text), needs_confirmation=False)
+
+        # "stop" over the Host only silences it: it is not give up.
+        before, stops = app.driver.state, voice.stops
+        app.take_heard(heard("stop"), over)
+        assert voice.stops == stops + 1 and app.driver.state == before
+        # "say that again": the current reply from its start.
+        said = len(voice.said)
+        app.take_heard(heard("say that again"), over)
+        await pilot.pause()
+        assert len(voice.said) == said + 1 and voice.said[-1] == voice.said[-2]
+        # A question over narration the table typed for: kept, and answered once the Host stops.
+        question = "Ada, where were you at nine?"
+        app.take_heard(heard(question), over)
+        assert shown(app, "#ledger-questions") == "●●●●  4 of 4"
+        app.post_message(MicChanged(MicLevel(MicStatus.LISTENING)))
+        await pilot.pause()
+        assert shown(app, "#ledger-questions") == "●●●○  3 of 4"
+        # The Host now answers a spoken question: another one over that answer is dropped with a word.
+        said = len(voice.said)
+        app.take_heard(heard(question), over)
+        await pilot.pause()
+        assert shown(app, "#ledger-questions") == "●●●○  3 of 4"
+        assert voice.said[-1].parts[0].text == ONE_AT_A_TIME and len(voice.said) == said + 1
+        app.post_message(MicChanged(MicLevel(MicStatus.LISTENING)))
+        await pilot.pause()
+        assert shown(app, "#ledger-questions") == "●●●○  3 of 4"  # nothing was kept to answer
+        # "next" acts at once as the card's next.
+        app.take_heard(heard("next"), over)
+        await pilot.pause()
+        assert "unused" in night_text(app)
+        # Words said after the Host stopped are handled as always ("stop" there is give up, which asks first).
+        after = SaidWhen(began_at=30.0, ended_at=30.5, host=HostTalk(started_at=10.0, stopped_at=20.0))
+        stops = voice.stops
+        app.take_heard(heard("no"), after)
+        await pilot.pause()
+        assert voice.stops == stops + 1  # usable input interrupts the Host as before
