@@ -28,12 +28,14 @@ def test_other_words_do_not_silence_the_host(text: str) -> None:
 
 def test_words_over_the_host_are_sorted_before_the_game_reads_them() -> None:
     # "stop" alone is give up to the game (card, MESSAGES rule 1): over the Host it only silences.
-    assert barge_words("stop", command(Command.GIVE_UP), repeat_request=False) is BargeWords.SILENCE
-    assert barge_words("say that again", None, repeat_request=True) is BargeWords.REPEAT
-    assert barge_words("next", command(Command.NEXT), repeat_request=False) is BargeWords.COMMAND
-    assert barge_words("skip", command(Command.PASS), repeat_request=False) is BargeWords.COMMAND
-    assert barge_words("read E4", command(Command.READ), repeat_request=False) is BargeWords.OTHER
-    assert barge_words("Abel, where were you?", None, repeat_request=False) is BargeWords.OTHER
+    assert barge_words(["stop"], command(Command.GIVE_UP), repeat_request=False) is BargeWords.SILENCE
+    # Repair may have made the card's "no" of Whisper's "Wait.": what Whisper heard counts too.
+    assert barge_words(["Wait.", "no"], command(Command.NO), repeat_request=False) is BargeWords.SILENCE
+    assert barge_words(["say that again"], None, repeat_request=True) is BargeWords.REPEAT
+    assert barge_words(["next"], command(Command.NEXT), repeat_request=False) is BargeWords.COMMAND
+    assert barge_words(["skip"], command(Command.PASS), repeat_request=False) is BargeWords.COMMAND
+    assert barge_words(["read E4"], command(Command.READ), repeat_request=False) is BargeWords.OTHER
+    assert barge_words(["Abel, where were you?"], None, repeat_request=False) is BargeWords.OTHER
 
 
 def test_an_utterance_that_overlaps_the_host_is_over_it() -> None:

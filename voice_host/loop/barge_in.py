@@ -16,6 +16,7 @@ when the Host's talk began and stopped), and says what the screen does (`BargeAc
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
@@ -69,10 +70,11 @@ def silence_words(text: str) -> bool:
     return False
 
 
-def barge_words(text: str, message: Message | None, repeat_request: bool) -> BargeWords:
-    """What words said over the Host are, from the text, the game's reading of it, and whether the
-    phrase grammar took it as a request to repeat."""
-    if silence_words(text):
+def barge_words(heard_as: Iterable[str], message: Message | None, repeat_request: bool) -> BargeWords:
+    """What words said over the Host are, from what was heard (Whisper's words and the repaired text:
+    repair may have turned "wait" into the card's "no"), the game's reading of it, and whether the phrase
+    grammar took it as a request to repeat."""
+    if any(silence_words(text) for text in heard_as):
         return BargeWords.SILENCE
     if repeat_request:
         return BargeWords.REPEAT
