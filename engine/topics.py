@@ -13,8 +13,11 @@ The grammar of the question moves a cue up or down: one of the six as its subjec
 the truth?") counts as specific, unless a specific line in it names them while their own line is silent on
 that thing ("does Joel inherit?" is the will's); the moment of a trailing "when you ..." or the place of
 "what were you doing at ..." is what is asked when nothing before it names a thing; a place phrase after
-the thing asked ("could you hear the waits from your room?") is a circumstance and counts as a name; a
-setting clause about others ("When the bell rang, ...") only says when, and its cues count as plain.
+the thing asked ("could you hear the waits from your room?") is a circumstance and counts as a name (after
+no more than a plain verb of the senses, as plain: "what could you hear from the piano?"); a thing asked
+whether the suspect heard or saw it ("did you hear the stair door?") is answered by the line that says they
+heard or saw it; a setting clause about others ("When the bell rang, ...") only says when, and its cues
+count as plain.
 
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
 three or more words, through two intervening words ("where exactly were you").
@@ -245,7 +248,10 @@ class TopicIndex:
     def __init__(self, cues: Iterable[Cue]) -> None:
         self._by_first: dict[str, list[Cue]] = {}
         self._after_owner: dict[str, list[Cue]] = {}  # "the will" also heard as "Mrs. Blamire's will"
+        self._entries: list[FileEntry] = []  # every entry a cue names, in FILE order
         for cue in cues:
+            if cue.entry not in self._entries:
+                self._entries.append(cue.entry)
             self._by_first.setdefault(cue.stems[0], []).append(cue)
             if len(cue.stems) == 2 and cue.stems[0] in _DETERMINERS:
                 self._after_owner.setdefault(cue.stems[1], []).append(cue)
@@ -330,16 +336,35 @@ class TopicIndex:
                     strength = CueStrength.SPECIFIC  # "is Mrs Ruddock careful ...?" asks about Mrs Ruddock
             elif focus is not None and hit.start > focus and strength == CueStrength.SPECIFIC:
                 strength += 1  # the moment or place asked about names the topic
-            elif (
-                strength == CueStrength.SPECIFIC
-                and _after_place_preposition(unit.words, hit.start)
-                and any(other.positions[-1] < hit.start and other.start != subject for other in hits)
-            ):
-                strength = CueStrength.NAME  # "could you hear the waits [from your room]": where, not what, is asked
+            elif strength == CueStrength.SPECIFIC and (witnessed := self._witnessed(hit, hits, in_file)) is not None:
+                # "did you hear the stair door?": the line that says she heard the stair door
+                weighed.append(_Hit(Cue(hit.cue.stems, CueStrength.SPECIFIC, witnessed), hit.positions, CueStrength.SPECIFIC + 1))
+                continue
+            elif strength == CueStrength.SPECIFIC and _after_place_preposition(unit.words, hit.start):
+                before = [other for other in hits if other.positions[-1] < hit.start and other.start != subject]
+                if before:
+                    # "could you hear the waits [from your room]": where, not what, is asked; after no more than a
+                    # plain verb of the senses ("what could you hear [from the piano]?") it is where she heard from
+                    plain = all(other.strength == CueStrength.PLAIN for other in before)
+                    sensed = plain and any(_senses(other) for other in before)
+                    strength = CueStrength.PLAIN if sensed else CueStrength.NAME
             weighed.append(_Hit(hit.cue, hit.positions, strength))
         return weighed
 
+    def _witnessed(self, thing: _Hit, hits: Sequence[_Hit], in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
+        """The line that says the suspect heard or saw this thing, when the question asks whether they heard
+        or saw it ("did you hear the stair door?", "did you see anything at the back stair window?")."""
+        senses = frozenset().union(*(_senses(other) for other in hits if other.start < thing.start))
+        if not senses:
+            return None
+        for entry in self._entries:
+            if in_file(entry) and senses & _stems_of_text(entry.words) and _speaks_of(entry, thing.cue.stems, admit=False):
+                return entry
+        return None
 
+
+# The stems of hearing and of seeing: a question asked with one is answered by a line that says it.
+_SENSES = (frozenset({"hear", "heard", "listen"}), frozenset({"see", "saw", "seen", "notic", "watch", "spot"}))
 _SECOND_PERSON = frozenset("you your yours yourself you've you'd you'll you're".split())
 _TITLES_BEFORE_NAMES = frozenset("mr mrs miss ms dr the young old".split())
 _PLACE_PREPOSITIONS = frozenset("at in on by near with inside".split())
@@ -392,9 +417,9 @@ def _stems_of_text(text: str) -> frozenset[str]:
     return frozenset(stems(text))
 
 
-def _speaks_of(entry: FileEntry, named: Sequence[str]) -> bool:
+def _speaks_of(entry: FileEntry, named: Sequence[str], *, admit: bool = True) -> bool:
     """Whether an entry's words (or its ADMIT) hold every word of a cue ("Joel", "spoons")."""
-    said = _stems_of_text(entry.words) | (_stems_of_text(entry.admit) if entry.admit else frozenset())
+    said = _stems_of_text(entry.words) | (_stems_of_text(entry.admit) if entry.admit and admit else frozenset())
     return all(word in said for word in named)
 
 
@@ -407,6 +432,11 @@ def _answers_for(thing: _Hit, person: _Hit) -> bool:
         and _speaks_of(thing.cue.entry, person.cue.stems)
         and not _speaks_of(person.cue.entry, thing.cue.stems)
     )
+
+
+def _senses(hit: _Hit) -> frozenset[str]:
+    """The stems of the sense (hearing, seeing) a cue asks with ("did you hear", "see anything"), if any."""
+    return frozenset().union(*(sense for sense in _SENSES if sense & set(hit.cue.stems)))
 
 
 def _is_frame(cue: Cue) -> bool:

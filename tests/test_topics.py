@@ -165,3 +165,23 @@ def test_a_place_phrase_after_the_thing_asked_is_a_circumstance() -> None:
     # a place phrase that comes first is what is asked
     assert answer("Thwaite, were you in the hall the whole time the waits sang?") == line("thwaite", "where he was")
     assert answer("Joel, how do you get from the yard door to the stables?") == line("joel", "the yard door")
+    # after no more than a plain verb of the senses, the place is where the suspect heard or saw from
+    assert answer("Miss Marsden, what could you hear from the piano?") == line("marsden", "what she heard")
+    assert answer("Mr Ormerod, what could you see from the fire?") == line("ormerod", "what he heard")
+    # but a time after a plain word is still what is asked
+    assert answer("Miss Marsden, what happened at supper?") == line("marsden", "the supper")
+
+
+def test_whether_the_suspect_heard_a_thing_is_answered_by_the_line_that_says_they_heard_it() -> None:
+    question = "Mrs Ruddock, did you hear the stair door?"
+    # before her lie about the stair door breaks, the line that says she heard it is not in the FILE
+    assert answer(question) == line("ruddock", "the back stair")
+    game = Game(case())
+    game.start()
+    game.handle("Ann")
+    game.handle("Confront Mrs Ruddock with E4")
+    assert "R2" in game.state.broken
+    heard = next(e for e in case().entries_for("ruddock") if e.topic == "what else she heard")
+    assert [text for _, text in suspect_lines(game.handle(question))] == [heard.words]
+    # the same with seeing: the line that says what she saw there, not the line of the senses in general
+    assert answer("Miss Marsden, did you see anything at the piano?") == line("marsden", "what she heard")
