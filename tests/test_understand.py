@@ -540,3 +540,41 @@ def test_the_prompt_s_command_words_are_the_engine_s() -> None:
     assert said == {command.value for command in Command} - {"yes", "no"}
     for word in said | set(PROMPTED_FORM_WORDS):
         assert word in command_prompt().lower()
+
+
+def test_the_closed_set_hears_a_confrontation_slot_by_slot_when_both_were_lost(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Confront, together with E.R.", "", fits={" Keld": -1.5, " E4": -1.0, " E14": -2.5})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS)
+    # The suspect first, then the exhibit after it: two small passes, each only its slot's candidates.
+    assert recognizer.calls[1:3] == ["closed set: Confront", "closed set: Confront Keld with"]
+    assert [len(scores.continuations) for scores in result.scores] == [len(_names(case)), 32]
+    heard = result.heard
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "keld" and heard.message.exhibits == (4,)
+    assert heard.needs_confirmation  # the closed set's own choice: asked first
+
+
+def _names(case: Case) -> set[str]:
+    return {t.word for t in Understander(case.suspects).matcher.targets if " " not in t.word}
+
+
+def test_the_closed_set_keeps_a_heard_suspect_and_finds_the_exhibit(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Confront Thwaite, between the two next, lady, eight.", "", fits={" E7": -1.0})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS)
+    assert recognizer.calls[1] == "closed set: Confront Thwaite with"  # the heard suspect is kept
+    assert result.heard.message is not None and result.heard.message.kind is MessageKind.CONFRONTATION
+    assert (result.heard.message.suspect, result.heard.message.exhibits) == ("thwaite", (7,))
+    assert result.heard.needs_confirmation
+
+
+@pytest.mark.parametrize(
+    "fits",
+    [
+        {" Keld": -1.5, " Thwaite": -1.9, " E4": -1.0},  # the suspect does not stand out: no exhibit is tried
+        {" Keld": -1.5, " E4": -1.5, " E14": -1.9},  # the exhibit does not stand out
+    ],
+)
+def test_the_closed_set_fills_no_confrontation_it_is_not_sure_of(case: Case, round_two: Game, fits: dict[str, float]) -> None:
+    recognizer = ScriptedRecognizer("Confront, together with E.R.", "", fits=fits)
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert heard.message is None or heard.message.kind is not MessageKind.CONFRONTATION

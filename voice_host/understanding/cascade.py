@@ -11,7 +11,8 @@ The passes, in order (with the prompt biasing, the default):
 - closed set, when the transcript looks like a command with an argument (read E{n}, confront NAME
   with E{n}, answers NAME): the 16 exhibits (or the six suspects, when the name was lost) are scored
   against the audio on the encoder output already made, one batched decoder call; the best fills
-  an empty slot or replaces a misheard number, as a repair, so a costly result is confirmed;
+  an empty slot, as a repair, so a costly result is confirmed; a confrontation that lost its
+  suspect, its exhibit or both is filled slot by slot (suspect, then exhibit: one small pass each);
 - focus, when a transcript with the game's words in it gave the Host nothing to act on: the first
   pass's words timed (Whisper's word alignment, no second decode) and only the loudest speaker's
   words kept (the one talking to the laptop, not the room); a repair too;
@@ -229,6 +230,9 @@ class FirstPass:
 class Slot(Enum):
     EXHIBIT = "exhibit"  # "Read the salmon." / "Confront Phoebe with the iron.": the number was lost
     SUSPECT = "suspect"  # "Answers, Cobb.": the name was lost
+    # "Confront, together with E.R.": the suspect or the exhibit (or both) of a confrontation lost; the
+    # whole confrontations are the candidates (closed set only: the slot pass never fills this).
+    CONFRONTATION = "confrontation"  # filled slot by slot: the suspect (when lost), then the exhibit
 
 
 @dataclass(frozen=True)
@@ -252,6 +256,8 @@ def fills(message: Message | None, slot: Slot) -> bool:
     """Whether the message has the slot's argument: an exhibit cited, or the suspect named."""
     if message is None:
         return False
+    if slot is Slot.CONFRONTATION:
+        return message.kind is MessageKind.CONFRONTATION and message.suspect is not None and bool(message.exhibits)
     if slot is Slot.EXHIBIT:
         citing = message.command is Command.READ or message.kind is MessageKind.CONFRONTATION
         return citing and bool(message.exhibits)
@@ -363,10 +369,17 @@ def closed_slot_for(heard: Heard, matcher: NamesMatcher) -> ClosedSlot | None:
     if confront and _said_after(body, confront.end()) and message.suspect and not fills(message, Slot.EXHIBIT):
         said = confront.group(1)
         return ClosedSlot(Slot.EXHIBIT, f"{said[0].upper()}{said[1:]}", *_exhibit_candidates())
-    for verb, opening in ((_ANSWERS, "Answers"), (_CONFRONT, "Confront")):
-        named = verb.match(body)
-        if named and _said_after(body, named.end()) and not fills(message, Slot.SUSPECT):
-            return ClosedSlot(Slot.SUSPECT, opening, *_name_candidates(matcher))
+    # Any other "Confront" opening a message that is not a whole confrontation: the suspect, or the
+    # exhibit with no "with" after the suspect to continue from, or both were lost. The suspect is
+    # found first (when lost), then the exhibit after it: one small batched pass per lost slot, each
+    # scoring only that slot's candidates (all sixteen exhibits with all six suspects at once is
+    # 24 decoder sequences, not one or two: tens of seconds on two loaded cores).
+    opening = _CONFRONT.match(body)
+    if opening and _said_after(body, opening.end()) and not fills(message, Slot.CONFRONTATION):
+        return ClosedSlot(Slot.CONFRONTATION, "Confront", *_name_candidates(matcher))
+    answers = _ANSWERS.match(body)
+    if answers and _said_after(body, answers.end()) and not fills(message, Slot.SUSPECT):
+        return ClosedSlot(Slot.SUSPECT, "Answers", *_name_candidates(matcher))
     return None
 
 
@@ -397,42 +410,65 @@ class ClosedSetPass:
         heard = hearing.current
         wanted = closed_slot_for(heard, hearing.matcher)
         assert wanted is not None
+        if wanted.slot is Slot.CONFRONTATION:
+            self._confrontation(hearing, ears, wanted)
+            return
+        said = self._best(hearing, ears, wanted)
+        if said is not None:
+            self._fill(hearing, ears, wanted.slot, _with_argument(wanted, said))
+
+    def _best(self, hearing: Hearing, ears: Ears, wanted: ClosedSlot) -> str | None:
+        """Score the slot's candidates (one batched pass); the best, if it fits and stands out, else None."""
         scores = ears.recognizer.score_continuations(hearing.audio, wanted.prefix, wanted.candidates)
         hearing.runs.append(PassRun(self.name, (), (scores,)))
         best: dict[int | str, float] = {}
         for value, score in zip(wanted.values, scores.scores, strict=True):
             best[value] = max(best.get(value, -math.inf), score)
         ranked = sorted(best.values(), reverse=True)
-        top = max(best, key=lambda value: best[value])
         # The closed set always picks something: the best must fit (the floor) and stand out from
         # the next best (the margin), or the slot stays as heard.
         settings = ears.settings
         if ranked[0] < settings.closed_set_floor or ranked[0] - ranked[1] < settings.closed_set_margin:
-            return
-        said = next(c for c, v in zip(wanted.candidates, wanted.values, strict=True) if v == top and best[v] == best[top])
-        text = _with_argument(heard.text, wanted, said)
+            return None
+        # The candidate that scored best, as said ("Francis" or "Keld": the next slot continues from it).
+        return max(zip(scores.scores, wanted.candidates, strict=True))[1]
+
+    def _confrontation(self, hearing: Hearing, ears: Ears, names: ClosedSlot) -> None:
+        """The suspect (unless heard), then the exhibit after "Confront NAME with"; both or nothing."""
+        message = hearing.current.message
+        assert message is not None
+        suspect = message.suspect
+        if suspect is None:
+            said = self._best(hearing, ears, names)
+            if said is None:
+                return
+            name = said.strip()
+        else:
+            heard_names = [w for w, key in zip(names.candidates, names.values, strict=True) if key == suspect]
+            name = next((w.strip() for w in heard_names if w.strip().lower() in hearing.current.text.lower()), "")
+            name = name or heard_names[0].strip()
+        prefix = f"{names.prefix} {name} with"
+        exhibit = self._best(hearing, ears, ClosedSlot(Slot.EXHIBIT, prefix, *_exhibit_candidates()))
+        if exhibit is not None:
+            self._fill(hearing, ears, Slot.CONFRONTATION, f"{prefix} E{exhibit.split()[-1].lstrip('E')}.")
+
+    def _fill(self, hearing: Hearing, ears: Ears, slot: Slot, text: str) -> None:
+        """Take the filled message as a repair (a costly one is confirmed), if it does fill the slot."""
+        heard = hearing.current
         weights = ears.settings.repairs
-        kind, weight = (
-            (CorrectionKind.EXHIBIT, weights.exhibit) if wanted.slot is Slot.EXHIBIT else (CorrectionKind.NAME, weights.slot)
-        )
+        kind, weight = (CorrectionKind.EXHIBIT, weights.exhibit) if slot is Slot.EXHIBIT else (CorrectionKind.NAME, weights.slot)
         repair = Correction(kind, heard.text, text, weight)
         first = hearing.first_transcript
         recognition = recognition_confidence(first.avg_logprob, first.no_speech_prob)
         filled = ears.understander.understand(text, hearing.classifier, recognition, hearing.seats, repairs=(repair,))
-        if fills(filled.message, wanted.slot):
+        if fills(filled.message, slot):
             hearing.heard = replace(filled, transcript=heard.transcript)
 
 
-_CONFRONT_SUSPECT = re.compile(r"^(\W*confront\s+)(.*?)(\s+with\b.*)$", re.IGNORECASE)
-
-
-def _with_argument(text: str, wanted: ClosedSlot, candidate: str) -> str:
-    """The command with the slot filled by a candidate: "Read E7.", "Confront Keld with E3."."""
+def _with_argument(wanted: ClosedSlot, candidate: str) -> str:
+    """The command with the slot filled by a candidate: "Read E7.", "Confront Keld with E3.", "Answers Keld."."""
     if wanted.slot is Slot.EXHIBIT:
         return f"{wanted.prefix} E{candidate.split()[-1].lstrip('E')}."
-    confront = _CONFRONT_SUSPECT.match(strip_openers(text))
-    if wanted.prefix == "Confront" and confront:
-        return f"Confront{candidate}{confront.group(3)}"
     return f"{wanted.prefix}{candidate}."
 
 
