@@ -133,9 +133,13 @@ class Renderer:
             self._piper = PiperVoice.load(str(self._files.model), config_path=str(self._files.config))
         return self._piper
 
-    def render(self, text: str, voice: Voice, seed: int | None = None) -> Audio:
-        """The text in the voice, 16 kHz mono; with a seed, the same samples on every call."""
+    def render(self, text: str, voice: Voice, seed: int | None = None, ssml: bool = False) -> Audio:
+        """The text in the voice, 16 kHz mono; with a seed, the same samples on every call.
+
+        `ssml`: the text is SSML (espeak-ng only: `<break time="500ms"/>` is a pause the voice makes).
+        """
         if voice.engine == "piper":
+            assert not ssml, "piper reads no SSML"
             from piper import PiperVoice, SynthesisConfig
 
             piper = self._load_piper(seed)
@@ -147,6 +151,7 @@ class Renderer:
         with tempfile.TemporaryDirectory() as tmp:
             out = Path(tmp) / "out.wav"
             command = ["espeak-ng", "-v", voice.espeak_voice, "-s", str(voice.speed), "-p", str(voice.pitch)]
+            command += ["-m"] if ssml else []
             subprocess.run([*command, "-w", str(out), text], check=True)
             from faster_whisper.audio import decode_audio
 

@@ -18,7 +18,13 @@ goes on. Reported per condition:
 - end of speech -> first audio, p50/p90, on the `test` part of the fixtures the Host answers aloud
   (the turn's end, plus the engine's reply and piper's first sentence, measured once per fixture);
 - cut: on the paused questions (each fixture with a comma or colon inside, its pause stretched to a
-  seeded 0.3-0.7 s), how often the turn ended before the words after the pause.
+  seeded 0.3-0.7 s), how often the turn ended before the words after the pause;
+- cut on the paused lines (`audio_fixtures/paused.py`, with `--paused`): utterances the voice itself
+  says with a 0.3-0.7 s pause inside, split by whether the words before the pause are already a whole
+  message (`whole`: "Thwaite, where were you … at ten o'clock?", "Next … round.") or not (`open`:
+  "Abel, … where were you at ten?");
+- where the time goes: for the policy that ships (`text`), the parts of first audio at the pause that
+  ended the turn (the policy's wait with Silero's lag, understanding, the reply's first sentence).
 
 `--split tune` is where rules and thresholds are shaped; figures are reported on `--split test` (the
 default; the corpus's test lines are rendered on first use).
@@ -292,6 +298,7 @@ def main() -> None:
     parser.add_argument("--split", default="test", choices=[s.value for s in Split], help="shape on tune, report test")
     parser.add_argument("--limit", type=int, default=0, help="only the first N fixtures (a quick look)")
     parser.add_argument("--smart-turn", type=Path, default=None, help="smart-turn v3 ONNX file to compare")
+    parser.add_argument("--paused", action="store_true", help="also the paused lines of audio_fixtures/paused.py")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
 
@@ -309,6 +316,10 @@ def main() -> None:
     lead = np.zeros(int(LEAD_SECONDS * SAMPLE_RATE), dtype=np.float32)
     tail = np.zeros(int(TAIL_SECONDS * SAMPLE_RATE), dtype=np.float32)
     replies = {f.id: reply_seconds(tracer, f, synth) for f in fixtures}
+    from audio_fixtures.paused import PausedAudio, paused_lines
+
+    paused_set = [line for line in paused_lines() if line.fixture.split.value == args.split] if args.paused else []
+    paused_sounds = PausedAudio()
     answered = [seconds for seconds in replies.values() if seconds is not None]
     print(
         f"{len(fixtures)} fixtures, {len(answered)} answered aloud; reply + first piper sentence p50 "
@@ -322,6 +333,8 @@ def main() -> None:
         cut: dict[str, list[bool]] = {p.name: [] for p in chosen}
         understand: list[float] = []
         smart: list[float] = []
+        parts: dict[str, list[float]] = {"wait": [], "understanding": [], "reply": []}  # the `text` policy's first audio
+        paused_cut: dict[tuple[str, bool], list[bool]] = {(p.name, whole): [] for p in chosen for whole in (False, True)}
         for fixture in fixtures:
             clean = sounds.clean(fixture.id)
             _, spoken_end = speech_span(clean)
@@ -341,6 +354,10 @@ def main() -> None:
                 instant = turn_end(trace, policy, computing=False)
                 if instant is not None:
                     waits[policy.name].append(instant[0] - (LEAD_SECONDS + spoken_end))
+                if policy.name == "text" and end is not None and instant is not None:
+                    parts["wait"].append(instant[0] - (LEAD_SECONDS + spoken_end))
+                    parts["understanding"].append(trace.pauses[end[1]].understand_seconds)
+                    parts["reply"].append(reply)
             paused = with_pause(fixture, clean)
             if paused is None:
                 continue
@@ -353,6 +370,19 @@ def main() -> None:
                 cut[policy.name].append(was_cut)
                 if args.verbose and was_cut:
                     print(f"  cut {condition.value} {policy.name}: {fixture.id} {fixture.spoken!r} pause {paused.pause:.2f}")
+        if args.paused:
+            for line in paused_set:
+                clean, resume_at = paused_sounds.clean(line)
+                if condition is not Condition.CLEAN:
+                    clean = in_room(clean, line.fixture.id, impulses)[0].astype(np.float32)
+                trace = tracer.trace(np.concatenate([lead, clean, tail]))
+                for policy in chosen:
+                    end = turn_end(trace, policy)
+                    was_cut = end is None or end[0] < LEAD_SECONDS + resume_at
+                    paused_cut[(policy.name, line.whole_first)].append(was_cut)
+                    if args.verbose and was_cut:
+                        kind = "whole" if line.whole_first else "open"
+                        print(f"  cut {condition.value} {policy.name} ({kind}): {line.fixture.id} {line.first!r} … {line.rest!r}")
         print(
             f"\n{condition.value}: understanding p50 {percentile(understand, 50):.3f} s"
             + (f", smart-turn p50 {percentile(smart, 50) * 1000:.0f} ms" if smart else "")
@@ -370,6 +400,17 @@ def main() -> None:
                 f"| {percentile(values, 50):.2f} / {percentile(values, 90):.2f} s "
                 f"| {sum(cuts)}/{len(cuts)} |"
             )
+        print(
+            "\nwhere first audio goes (text policy, p50 / p90 s): "
+            + ", ".join(f"{name} {percentile(v, 50):.2f} / {percentile(v, 90):.2f}" for name, v in parts.items())
+        )
+        if args.paused:
+            split = args.split
+            print(f"\n| policy | paused lines cut, open first part ({split}) | paused lines cut, whole first part ({split}) |")
+            print("|---|---|---|")
+            for policy in chosen:
+                opened, whole = paused_cut[(policy.name, False)], paused_cut[(policy.name, True)]
+                print(f"| {policy.name} | {sum(opened)}/{len(opened)} | {sum(whole)}/{len(whole)} |")
 
 
 if __name__ == "__main__":
