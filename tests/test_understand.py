@@ -578,3 +578,19 @@ def test_the_closed_set_fills_no_confrontation_it_is_not_sure_of(case: Case, rou
     recognizer = ScriptedRecognizer("Confront, together with E.R.", "", fits=fits)
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
     assert heard.message is None or heard.message.kind is not MessageKind.CONFRONTATION
+
+
+def test_the_closed_set_finds_who_a_question_was_put_to(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Ask Flit, where were you at ten?", "", fits={" Thwaite": -2.0, " Keld": -4.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert recognizer.calls[1] == "closed set: Ask"
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION
+    assert heard.message.suspect == "thwaite" and heard.text.startswith("Ask Thwaite, where were you")
+    assert heard.needs_confirmation  # a question spent on the closed set's choice is asked about first
+
+
+@pytest.mark.parametrize("said", ["Ask him where he was.", "Ask everyone where they were.", "Ask Keld where he was at ten."])
+def test_the_closed_set_leaves_an_ask_that_names_someone_or_no_one(case: Case, game: Game, said: str) -> None:
+    recognizer = ScriptedRecognizer(said, "", fits={" Thwaite": -1.0})
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "closed set: Ask" not in recognizer.calls

@@ -13,6 +13,7 @@ The passes, in order (with the prompt biasing, the default):
   against the audio on the encoder output already made, one batched decoder call; the best fills
   an empty slot, as a repair, so a costly result is confirmed; a confrontation that lost its
   suspect, its exhibit or both is filled slot by slot (suspect, then exhibit: one small pass each);
+  a question "Ask …" whose words named no one has its addressee scored the same way;
 - focus, when a transcript with the game's words in it gave the Host nothing to act on: the first
   pass's words timed (Whisper's word alignment, no second decode) and only the loudest speaker's
   words kept (the one talking to the laptop, not the room); a repair too;
@@ -36,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
+from engine.grammar import phrases
 from engine.messages import FORM_WORDS, Command, Message, MessageKind
 from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.understanding.names import NamesMatcher, SuspectNames
@@ -233,6 +235,7 @@ class Slot(Enum):
     # "Confront, together with E.R.": the suspect or the exhibit (or both) of a confrontation lost; the
     # whole confrontations are the candidates (closed set only: the slot pass never fills this).
     CONFRONTATION = "confrontation"  # filled slot by slot: the suspect (when lost), then the exhibit
+    ADDRESSEE = "addressee"  # "Ask Flit, where were you?": the suspect a question is put to was lost
 
 
 @dataclass(frozen=True)
@@ -250,6 +253,11 @@ _READ = re.compile(r"read\b", re.IGNORECASE)
 _CONFRONT = re.compile(r"confront\b", re.IGNORECASE)
 _CONFRONT_WITH = re.compile(r"(confront\b.*?\bwith)\b", re.IGNORECASE)
 _ANSWERS = re.compile(r"answers?\b", re.IGNORECASE)
+# "Ask Flit, where were you?": the card's ask form, and the words it puts the suspect in (up to a
+# comma within three words, else one word).
+_ASK = re.compile(r"(ask)\s+((?:[\w'.-]+\s+){0,2}?[\w'.-]+(?=,)|[\w'.-]+)", re.IGNORECASE)
+# Words after "Ask" that are no one's name ("Ask him", "Ask everyone"): the grammar's own list.
+_NOT_ADDRESSEES = frozenset(phrases("name")) | {"the", "a", "an"}
 
 
 def fills(message: Message | None, slot: Slot) -> bool:
@@ -258,6 +266,8 @@ def fills(message: Message | None, slot: Slot) -> bool:
         return False
     if slot is Slot.CONFRONTATION:
         return message.kind is MessageKind.CONFRONTATION and message.suspect is not None and bool(message.exhibits)
+    if slot is Slot.ADDRESSEE:
+        return message.kind in (MessageKind.QUESTION, MessageKind.CONFRONTATION) and message.suspect is not None
     if slot is Slot.EXHIBIT:
         citing = message.command is Command.READ or message.kind is MessageKind.CONFRONTATION
         return citing and bool(message.exhibits)
@@ -380,6 +390,10 @@ def closed_slot_for(heard: Heard, matcher: NamesMatcher) -> ClosedSlot | None:
     answers = _ANSWERS.match(body)
     if answers and _said_after(body, answers.end()) and not fills(message, Slot.SUSPECT):
         return ClosedSlot(Slot.SUSPECT, "Answers", *_name_candidates(matcher))
+    # "Ask Flit, where were you?": the words after "Ask" named no one (not a pronoun: "Ask him").
+    ask = _ASK.match(body)
+    if ask and ask.group(2).split()[0].lower() not in _NOT_ADDRESSEES and not fills(message, Slot.ADDRESSEE):
+        return ClosedSlot(Slot.ADDRESSEE, "Ask", *_name_candidates(matcher))
     return None
 
 
@@ -414,7 +428,15 @@ class ClosedSetPass:
             self._confrontation(hearing, ears, wanted)
             return
         said = self._best(hearing, ears, wanted)
-        if said is not None:
+        if said is None:
+            return
+        if wanted.slot is Slot.ADDRESSEE:
+            # The question as heard, put to the suspect the closed set found.
+            body = strip_openers(hearing.current.text)
+            ask = _ASK.match(body)
+            assert ask is not None
+            self._fill(hearing, ears, wanted.slot, f"{body[: ask.start(2)]}{said.strip()}{body[ask.end(2) :]}")
+        else:
             self._fill(hearing, ears, wanted.slot, _with_argument(wanted, said))
 
     def _best(self, hearing: Hearing, ears: Ears, wanted: ClosedSlot) -> str | None:
