@@ -16,8 +16,9 @@ that thing ("does Joel inherit?" is the will's); the moment of a trailing "when 
 the thing asked ("could you hear the waits from your room?") is a circumstance and counts as a name (after
 no more than a plain verb of the senses, as plain: "what could you hear from the piano?"); a thing asked
 whether the suspect heard or saw it ("did you hear the stair door?") is answered by the line that says they
-heard or saw it; a setting clause about others ("When the bell rang, ...") only says when, and its cues
-count as plain.
+heard or saw it, or by the HELD line that speaks of it; a setting clause about others ("When the bell rang,
+...") only says when, and its cues count as plain; one that places the suspect ("When you were out by the
+stables, ...") only sets the scene, and its place phrase counts as plain.
 
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
 three or more words, through two intervening words ("where exactly were you").
@@ -316,6 +317,12 @@ class TopicIndex:
         if unit.role is Role.SETTING and not _SECOND_PERSON & set(unit.words):
             # "When the bell rang, where were you?": a clause about others only says when
             return [_Hit(hit.cue, hit.positions, min(hit.strength, CueStrength.PLAIN)) for hit in hits]
+        if unit.role is Role.SETTING:
+            # "When you were out by the stables, did you see anyone?": where the suspect was only sets the scene
+            return [
+                _Hit(hit.cue, hit.positions, CueStrength.PLAIN) if _after_place_preposition(unit.words, hit.start) else hit
+                for hit in hits
+            ]
         if unit.role is not Role.QUESTION:
             return hits
         subject = _subject_at(unit.words)
@@ -357,10 +364,11 @@ class TopicIndex:
         senses = frozenset().union(*(_senses(other) for other in hits if other.start < thing.start))
         if not senses:
             return None
-        for entry in self._entries:
-            if in_file(entry) and senses & _stems_of_text(entry.words) and _speaks_of(entry, thing.cue.stems, admit=False):
-                return entry
-        return None
+        speaking = [entry for entry in self._entries if in_file(entry) and _speaks_of(entry, thing.cue.stems, admit=False)]
+        said = [entry for entry in speaking if senses & _stems_of_text(entry.words)]
+        # a HELD line is what the suspect saw or heard and kept back ("the plate room door stood ajar")
+        kept_back = [entry for entry in speaking if entry.kind is EntryKind.HELD]
+        return next(iter(said + kept_back), None)
 
 
 # The stems of hearing and of seeing: a question asked with one is answered by a line that says it.
@@ -368,7 +376,7 @@ _SENSES = (frozenset({"hear", "heard", "listen"}), frozenset({"see", "saw", "see
 _SECOND_PERSON = frozenset("you your yours yourself you've you'd you'll you're".split())
 _TITLES_BEFORE_NAMES = frozenset("mr mrs miss ms dr the young old".split())
 _PLACE_PREPOSITIONS = frozenset("at in on by near with inside".split())
-_CIRCUMSTANCE_PREPOSITIONS = frozenset("at in on near from into inside outside through".split())
+_CIRCUMSTANCE_PREPOSITIONS = frozenset("at in on by near from into inside outside through".split())
 
 
 def _opening(words: Sequence[str]) -> int:

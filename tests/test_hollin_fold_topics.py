@@ -108,25 +108,16 @@ KNOWN_MISSES = frozenset(
         "Thwaite, does Mr Joel get the Fold?",
         "Reverend, what hymn will you choose on Sunday?",
         "Mr Ormerod, what train did you come up on?",
-        # The third test set's misses at 9049beb, moved to tune on 2026-11-30 (not tuned on yet).
+        # The third test set's misses at 9049beb, moved to tune on 2026-11-30, that the rules and cues still miss:
+        # disputed labels, questions the card's rules do not put to the suspect, and a DEFLECT sharing a word.
         "Ask the butler whether he went below stairs before twenty-five to eleven.",
-        "Mr Thwaite, did you notice anything on the door when you went down?",
-        "Mrs Ruddock, what did you see when you got to the plate room?",
-        "Joel, when you were out by the stables, did you see anyone come out of the house?",
         "Miss Marsden, the fiddler says you were beside him. Were you there the whole time?",
         "Miss Marsden, name the carols the waits sang tonight.",
         "Miss Marsden, do you sing as well as play?",
         "Reverend, did Mrs Blamire give much to the parish church?",
         "Reverend, Nance says you came to the kitchen at ten to eleven. What did you want?",
-        "Mr Ormerod, is every penny of hers where it should be?",
-        "Mr Ormerod, at tea today, what did you give Mrs Blamire?",
-        "Joel, is there something you've kept back from us?",
         "Mrs Ruddock, how long has Cook been with the house?",
-        "Thwaite, was anything different about tonight?",
         "Thwaite, go over what you found in the plate room.",
-        "Martha, will the servants get anything from her?",
-        "Julius, did you stay in one spot through the singing?",
-        "Reverend, what was Mrs Blamire going to raise with you after the carols?",
     }
 )
 

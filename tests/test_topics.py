@@ -72,6 +72,13 @@ def test_a_setting_clause_belongs_to_the_question_after_it() -> None:
     assert answer(question) == line("ruddock", "finding her")
 
 
+def test_a_setting_clause_that_places_the_suspect_only_sets_the_scene() -> None:
+    question = "Joel, when you were out by the stables, did you see anyone?"
+    assert answer(question) == line("joel", "what he heard")
+    # with nothing asked after it, the place still gives the topic
+    assert answer("Joel, when you were out by the stables, were you alone?") == line("joel", "where he was")
+
+
 def test_a_setting_clause_about_others_only_says_when() -> None:
     assert answer("Mrs Ruddock, when the bell rang, where were you?") == line("ruddock", "where she was")
     assert answer("Thwaite, when the waits were at the yard door, where were you?") == line("thwaite", "where he was")
@@ -183,5 +190,14 @@ def test_whether_the_suspect_heard_a_thing_is_answered_by_the_line_that_says_the
     assert "R2" in game.state.broken
     heard = next(e for e in case().entries_for("ruddock") if e.topic == "what else she heard")
     assert [text for _, text in suspect_lines(game.handle(question))] == [heard.words]
-    # the same with seeing: the line that says what she saw there, not the line of the senses in general
+    # a HELD line is what the suspect saw and kept back: "the plate room door stood ajar"
+    game = Game(case())
+    game.start()
+    game.handle("Ann")
+    game.handle("Confront Thwaite with E3")
+    assert "T1" in game.state.broken
+    saw = next(e for e in case().entries_for("thwaite") if e.topic == "what else he saw")
+    assert saw.kind is EntryKind.HELD
+    assert [text for _, text in suspect_lines(game.handle("Thwaite, did you notice anything on the door?"))] == [saw.words]
+    # where no line says it, the line of the senses
     assert answer("Miss Marsden, did you see anything at the piano?") == line("marsden", "what she heard")
