@@ -71,8 +71,8 @@ class Heard:
 class Ears:
     """The listener's path, block by block in audio time, over one microphone signal."""
 
-    def __init__(self, pipeline: Any, case: Any) -> None:
-        from voice_host.ears.echo import EchoCanceller, FarEnd
+    def __init__(self, pipeline: Any, case: Any, detector: str = "webrtc") -> None:
+        from voice_host.ears.echo import EchoCanceller, FarEnd, SpeexFrames
         from voice_host.ears.vad import SileroVad
         from voice_host.understanding.complete import heard_complete
 
@@ -80,7 +80,7 @@ class Ears:
         self.case = case
         self.vad = SileroVad()
         self.far_end = FarEnd()
-        self.echo = EchoCanceller()
+        self.echo = EchoCanceller(detector=SpeexFrames(suppress=True)) if detector == "speex" else EchoCanceller()
         self.complete = heard_complete
 
     def hear(self, mic: Audio, played: Audio) -> list[Heard]:
@@ -152,6 +152,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--no-night", action="store_true")
+    parser.add_argument("--detector", choices=("webrtc", "speex"), default="webrtc", help="what Silero listens to")
     args = parser.parse_args()
 
     from voice_host.cli.hear import HearPipeline
@@ -187,7 +188,7 @@ def main() -> None:
         at = int(rng.integers(int((WARM_SECONDS + 2) * SAMPLE_RATE), length - len(voice) - SAMPLE_RATE))
         mic = echo.copy()
         mic[at : at + len(voice)] += voice
-        ears = Ears(pipeline, case)
+        ears = Ears(pipeline, case, args.detector)
         heard = ears.hear(mic.astype(np.float32), played)
         word_over = at / SAMPLE_RATE + end
         stops = [h for h in heard if h.silence and h.ended >= word_over - 0.05]
@@ -204,7 +205,8 @@ def main() -> None:
         print(rows[-1], file=sys.stderr, flush=True)
 
     print("## Barge-in\n")
-    print(f"`python bench/barge_in.py --trials {args.trials}`" + (" --no-night" if args.no_night else "") + "\n")
+    command = f"python bench/barge_in.py --trials {args.trials} --detector {args.detector}"
+    print(f"`{command}`" + (" --no-night" if args.no_night else "") + "\n")
     if times:
         ordered = sorted(times)
         within = sum(1 for t in times if t <= 0.5)
@@ -225,7 +227,7 @@ def main() -> None:
         played = spoken(synthesizer, replies)
         path = echo_path("night")
         echo = path.apply(played)
-        ears = Ears(pipeline, case)
+        ears = Ears(pipeline, case, args.detector)
         started = time.perf_counter()
         heard = ears.hear(echo, played)
         seconds = time.perf_counter() - started

@@ -766,13 +766,14 @@ class Clock:
         return self.now
 
 
-def echo_harness() -> tuple[Harness, FarEnd, Clock]:
+def echo_harness(settle_seconds: float = 0.0) -> tuple[Harness, FarEnd, Clock]:
     h = Harness()
     far_end = FarEnd()
     clock = Clock()
+    echo = EchoCanceller(Subtract(), Subtract(), passthrough_after_seconds=1.0, settle_seconds=settle_seconds)
     h.listener = Listener(
         h.source, h.detector, h.understand, h.deliver, h.statuses.append, SETTINGS, executor=InlineExecutor(),
-        clock=clock, echo=EchoCanceller(Subtract(), Subtract(), passthrough_after_seconds=1.0), far_end=far_end,
+        clock=clock, echo=echo, far_end=far_end,
     )  # fmt: skip
     return h, far_end, clock
 
@@ -823,3 +824,16 @@ def test_without_a_far_end_the_microphone_is_shut_as_before() -> None:
     h.listener.begin_speaking()
     h.feed(speech(0.9, 20))
     assert h.understood == []
+
+
+def test_until_the_canceller_has_heard_enough_of_the_host_the_microphone_is_shut_over_it() -> None:
+    h, far_end, clock = echo_harness(settle_seconds=1.0)
+    h.listener.begin_speaking()
+    host = speech(0.3, 30)  # 1.5 s of the Host
+    player = [(b + (0.5 if 5 <= i < 11 else 0.0)).astype(np.float32) for i, b in enumerate(host)]
+    feed_with_far_end(h, far_end, clock, player, host)
+    assert h.utterances == []  # said in the first second: not heard (the canceller was still learning)
+    more = speech(0.3, 30)
+    player = [(b + (0.5 if 10 <= i < 16 else 0.0)).astype(np.float32) for i, b in enumerate(more)]
+    feed_with_far_end(h, far_end, clock, player, more)
+    assert len(h.utterances) == 1  # said once it had settled: heard

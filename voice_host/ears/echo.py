@@ -11,8 +11,10 @@ block into two signals (docs/benchmarks.md "Echo cancellation" has the measureme
   *what* was said (WebRTC's suppressor cuts into words spoken over the Host).
 
 Both adapt all the time (the room does not change when the Host stops), in 10 ms frames; a block comes
-out 10 ms after it went in. While nothing has been played for a while the raw microphone is handed on
-unchanged, so what the table says to a silent Host is heard exactly as before.
+out 10 ms after it went in. They are trusted only once they have heard 5 s of the Host (`settled`): at
+the night's first words the listener keeps the microphone shut over the Host, as without a canceller.
+While nothing has been played for a while the raw microphone is handed on unchanged, so what the table
+says to a silent Host is heard exactly as before.
 """
 
 from __future__ import annotations
@@ -137,11 +139,13 @@ class WebRtcFrames:
 
 
 class SpeexFrames:
-    """libspeexdsp's linear echo canceller (the Debian package libspeexdsp1), through ctypes."""
+    """libspeexdsp's echo canceller (the Debian package libspeexdsp1), through ctypes: linear only, or
+    with its preprocessor's residual-echo suppressor after it (`suppress`)."""
 
     ECHO_SET_SAMPLING_RATE = 24
+    PREPROCESS_SET_ECHO_STATE = 24
 
-    def __init__(self, tail_seconds: float = 0.3) -> None:
+    def __init__(self, tail_seconds: float = 0.3, suppress: bool = False) -> None:
         name = ctypes.util.find_library("speexdsp") or "libspeexdsp.so.1"
         try:
             lib = ctypes.CDLL(name)
@@ -160,10 +164,22 @@ class SpeexFrames:
         rate = ctypes.c_int(SAMPLE_RATE)
         lib.speex_echo_ctl(self._state, self.ECHO_SET_SAMPLING_RATE, ctypes.byref(rate))
         self._out = np.zeros(FRAME, dtype=np.int16)
+        self._pre: int | None = None
+        if suppress:
+            lib.speex_preprocess_state_init.restype = ctypes.c_void_p
+            lib.speex_preprocess_state_init.argtypes = [ctypes.c_int, ctypes.c_int]
+            lib.speex_preprocess_ctl.restype = ctypes.c_int
+            lib.speex_preprocess_ctl.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
+            lib.speex_preprocess_run.restype = ctypes.c_int
+            lib.speex_preprocess_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+            self._pre = lib.speex_preprocess_state_init(FRAME, SAMPLE_RATE)
+            lib.speex_preprocess_ctl(self._pre, self.PREPROCESS_SET_ECHO_STATE, ctypes.c_void_p(self._state))
 
     def process(self, mic: Audio, far: Audio) -> Audio:
         near, ref = _int16(mic), _int16(far)
         self._lib.speex_echo_cancellation(self._state, near.ctypes.data, ref.ctypes.data, self._out.ctypes.data)
+        if self._pre is not None:
+            self._lib.speex_preprocess_run(self._pre, self._out.ctypes.data)
         return _float(self._out)
 
     def __del__(self) -> None:
@@ -189,10 +205,15 @@ class EchoCanceller:
         detector: FrameCanceller | None = None,
         keeper: FrameCanceller | None = None,
         passthrough_after_seconds: float = 1.0,
+        settle_seconds: float = 5.0,
     ) -> None:
         self.detector = detector if detector is not None else WebRtcFrames()
         self.keeper = keeper if keeper is not None else SpeexFrames()
         self.passthrough_after_seconds = passthrough_after_seconds  # the far end quiet this long: raw microphone
+        # Until the cancellers have heard this much of the Host they have not found the room (and the two
+        # devices' streams are still settling): the listener keeps the microphone shut over the Host.
+        self.settle_seconds = settle_seconds
+        self.far_seconds = 0.0  # seconds of the Host's voice heard so far
         self._mic = np.zeros(0, dtype=np.float32)
         self._far = np.zeros(0, dtype=np.float32)
         self._raw: list[Audio] = [np.zeros(FRAME, dtype=np.float32)]  # the 10 ms the output lags behind
@@ -212,9 +233,16 @@ class EchoCanceller:
             self._words.append(self.keeper.process(near, played))
         self._mic, self._far = self._mic[whole:], self._far[whole:]
         raw, detect, words = (self._take(queue, len(mic)) for queue in (self._raw, self._detect, self._words))
+        if len(far) and float(np.max(np.abs(far))) > 1e-4:
+            self.far_seconds += len(far) / SAMPLE_RATE
         if far_quiet_seconds >= self.passthrough_after_seconds:
             return Cancelled(raw, raw, far_active=False)
         return Cancelled(detect, words, far_active=True)
+
+    @property
+    def settled(self) -> bool:
+        """The cancellers have heard enough of the Host to be trusted with the microphone over it."""
+        return self.far_seconds >= self.settle_seconds
 
     @staticmethod
     def _take(queue: list[Audio], count: int) -> Audio:

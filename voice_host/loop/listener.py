@@ -207,7 +207,8 @@ class Listener(Generic[T]):
         return self._host
 
     def begin_speaking(self) -> None:
-        """The Host starts talking: shut the microphone, unless the echo is cancelled."""
+        """The Host starts talking: shut the microphone, unless the echo is cancelled (and the canceller
+        has settled)."""
         with self._lock:
             self._speaking = True
             self._host = HostTalk(self.clock())
@@ -220,10 +221,10 @@ class Listener(Generic[T]):
             self._speaking = False
             if self._host is not None and self._host.stopped_at is None:
                 self._host = HostTalk(self._host.started_at, self.clock())
-            if self.echo is None:
-                self._tail_left = self.settings.speaking_tail_seconds
-                self._drain_wanted = True
-        if self.echo is not None:
+            self._tail_left = self.settings.speaking_tail_seconds
+            # With a canceller the capture must stay in step with the far end: nothing is drained.
+            self._drain_wanted = self.echo is None
+        if self.echo is not None and self.echo.settled:
             self._report_idle()
         elif self._device_lost:  # no blocks will run the tail out: show the loss again now
             self._report_idle()
@@ -304,8 +305,9 @@ class Listener(Generic[T]):
             # Every block goes through the canceller, muted or not: it follows the room all night.
             far = self.far_end.take(len(block))
             cancelled = self.echo.process(block, far, self.far_end.quiet_seconds())
-            detect, block = cancelled.detect, cancelled.words
-            speaking = in_tail = False  # the microphone stays open
+            if self.echo.settled:
+                detect, block = cancelled.detect, cancelled.words
+                speaking = in_tail = False  # the microphone stays open
         if speaking or in_tail or muted:
             if self.collector.collecting or self._early is not None:
                 self.collector.reset()
