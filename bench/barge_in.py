@@ -80,7 +80,9 @@ class Ears:
         self.case = case
         self.vad = SileroVad()
         self.far_end = FarEnd()
-        self.echo = EchoCanceller(detector=SpeexFrames(suppress=True)) if detector == "speex" else EchoCanceller()
+        from voice_host.ears.echo import WebRtcFrames
+
+        self.echo = EchoCanceller(detector=WebRtcFrames()) if detector == "webrtc" else EchoCanceller(SpeexFrames(suppress=True))
         self.complete = heard_complete
 
     def hear(self, mic: Audio, played: Audio) -> list[Heard]:
@@ -122,7 +124,8 @@ class Ears:
 
 
 def listed(heard: list[Heard]) -> str:
-    return "; ".join(f"{h.began:.1f} s {h.transcript!r}" for h in heard) or "none"
+    """Each utterance with when it began; a usable message is marked (a self-triggered message)."""
+    return "; ".join(f"{h.began:.1f} s {h.transcript!r}{' (USABLE)' if h.usable else ''}" for h in heard) or "none"
 
 
 def spoken(synthesizer: Any, replies: list[Reply]) -> Audio:
@@ -152,7 +155,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--no-night", action="store_true")
-    parser.add_argument("--detector", choices=("webrtc", "speex"), default="webrtc", help="what Silero listens to")
+    parser.add_argument("--detector", choices=("webrtc", "speex"), default="speex", help="what Silero listens to")
     args = parser.parse_args()
 
     from voice_host.cli.hear import HearPipeline
@@ -191,7 +194,8 @@ def main() -> None:
         ears = Ears(pipeline, case, args.detector)
         heard = ears.hear(mic.astype(np.float32), played)
         word_over = at / SAMPLE_RATE + end
-        stops = [h for h in heard if h.silence and h.ended >= word_over - 0.05]
+        # The player's stop words: heard during them or after (a first "Wait." of "Wait, wait." counts).
+        stops = [h for h in heard if h.silence and h.ended > at / SAMPLE_RATE]
         others = [h for h in heard if h not in stops]
         if stops:
             first = stops[0]
@@ -240,7 +244,7 @@ def main() -> None:
             f"(self-triggered), {len(silencing)} that would have silenced the Host."
         )
         for h in heard:
-            print(f"- at {h.began:.1f} s: {h.transcript!r} -> {h.text!r}{' (usable)' if h.usable else ''}")
+            print(f"- at {h.began:.1f} s: {h.transcript!r} -> {h.text!r}{' (USABLE)' if h.usable else ''}")
 
 
 if __name__ == "__main__":

@@ -110,3 +110,7 @@ def test_webrtc_takes_the_echo_out() -> None:
 
 def test_speex_takes_the_echo_out() -> None:
     assert residual_db(SpeexFrames()) < -10
+
+
+def test_speex_with_its_suppressor_takes_out_more() -> None:
+    assert residual_db(SpeexFrames(suppress=True)) < residual_db(SpeexFrames()) - 3

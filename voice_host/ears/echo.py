@@ -3,15 +3,18 @@
 `FarEnd` is what the speaker played, sample for sample: the `Player` pushes every block it hands the
 device (silence included, so the two streams keep step) and the listener takes as many samples as each
 microphone block has, converted to 16 kHz. `EchoCanceller` turns a microphone block and its far-end
-block into two signals (docs/benchmarks.md "Echo cancellation" has the measurements behind this):
+block into two signals (docs/benchmarks.md "Echo cancellation" and "Barge-in" have the measurements):
 
-- `detect`: WebRTC's audio processing (AEC3, from the `livekit` package's wheel): it leaves no echo
-  that Silero takes for speech, so it says *when* a player speaks over the Host;
-- `words`: libspeexdsp's linear echo canceller: it leaves the player's voice whole, so Whisper hears
-  *what* was said (WebRTC's suppressor cuts into words spoken over the Host).
+- `detect`, for Silero: libspeexdsp's echo canceller with its residual-echo suppressor after it (the
+  Debian package libspeexdsp1, through ctypes): it says *when* a player speaks over the Host;
+- `words`, for Whisper: speex's linear canceller alone: it leaves the player's voice whole, so Whisper
+  hears *what* was said (a suppressor cuts into words spoken over the Host).
+
+WebRTC's AEC3 (`WebRtcFrames`, from the `livekit` wheel) cancels more and sooner, but as the detector it
+let Silero miss most short stop words said over the Host (bench/barge_in.py): it is kept as an option.
 
 Both adapt all the time (the room does not change when the Host stops), in 10 ms frames; a block comes
-out 10 ms after it went in. They are trusted only once they have heard 5 s of the Host (`settled`): at
+out 10 ms after it went in. They are trusted only once they have heard 10 s of the Host (`settled`): at
 the night's first words the listener keeps the microphone shut over the Host, as without a canceller.
 While nothing has been played for a while the raw microphone is handed on unchanged, so what the table
 says to a silent Host is heard exactly as before.
@@ -205,9 +208,9 @@ class EchoCanceller:
         detector: FrameCanceller | None = None,
         keeper: FrameCanceller | None = None,
         passthrough_after_seconds: float = 1.0,
-        settle_seconds: float = 5.0,
+        settle_seconds: float = 10.0,
     ) -> None:
-        self.detector = detector if detector is not None else WebRtcFrames()
+        self.detector = detector if detector is not None else SpeexFrames(suppress=True)
         self.keeper = keeper if keeper is not None else SpeexFrames()
         self.passthrough_after_seconds = passthrough_after_seconds  # the far end quiet this long: raw microphone
         # Until the cancellers have heard this much of the Host they have not found the room (and the two
