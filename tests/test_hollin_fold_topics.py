@@ -120,7 +120,6 @@ KNOWN_MISSES = frozenset(
         "Reverend, did Mrs Blamire give much to the parish church?",
         "Reverend, Nance says you came to the kitchen at ten to eleven. What did you want?",
         "Mrs Ruddock, how long has Cook been with the house?",
-        "Thwaite, go over what you found in the plate room.",
     }
 )
 
