@@ -73,6 +73,7 @@ if TYPE_CHECKING:
 NO_VOICE = MicLevel(MicStatus.OFF, detail="Typed play: type each message below.")
 LOADING = MicLevel(MicStatus.THINKING, detail="Loading the speech models; type meanwhile.")
 REPEATED = "(the last reply again)"
+FIRST_FRAME_WAIT = 10.0  # seconds the voice side waits for the first frame before loading anyway
 # A reply with these is read top-down: on a small screen it is shown from its top, not its end.
 _READ_FROM_THE_TOP = frozenset({PartKind.EXHIBIT, PartKind.STATEMENT})
 
@@ -284,14 +285,16 @@ class TableApp(App[int]):
         self._show_problems()
         self.query_one("#typed", Input).focus()
         if self._load_voice is not None:
-            # After the first frame: loading the models imports and reads a lot under Python's lock, and
-            # the table must not wait for that to see the screen.
-            self.call_after_refresh(self._start_loading_voice)
-
-    def _start_loading_voice(self) -> None:
-        if self._load_voice is not None:
             load = self._load_voice
-            self.run_worker(lambda: load(self._post_from_voice), thread=True, name="voice", exit_on_error=False)
+            drawn = threading.Event()
+            self.call_after_refresh(drawn.set)
+            self.run_worker(lambda: self._load_voice_once_drawn(drawn, load), thread=True, name="voice", exit_on_error=False)
+
+    def _load_voice_once_drawn(self, drawn: threading.Event, load: Callable[[Callable[[Message], object]], None]) -> None:
+        """Load the voice side (in the worker) once the first frame is drawn: loading the models imports
+        and reads a lot under Python's lock, and the table must not wait for that to see its screen."""
+        drawn.wait(timeout=FIRST_FRAME_WAIT)
+        load(self._post_from_voice)
 
     def _post_from_voice(self, message: Message) -> bool:
         """Post from the voice side's threads; False once the screen has closed (nobody will read it)."""
