@@ -18,7 +18,7 @@ no more than a plain verb of the senses, as plain: "what could you hear from the
 whether the suspect heard or saw it ("did you hear the stair door?") is answered by the line that says they
 heard or saw it, or by the HELD line that speaks of it; a setting clause about others ("When the bell rang,
 ...") only says when, and its cues count as plain; one that places the suspect ("When you were out by the
-stables, ...") only sets the scene, and its place phrase counts as plain.
+stables, ...") only sets the scene: its place phrase is the topic only when nothing else is asked.
 
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
 three or more words, through two intervening words ("where exactly were you").
@@ -54,6 +54,7 @@ def stems(text: str) -> tuple[str, ...]:
 class CueStrength(IntEnum):
     """How plainly a cue names its topic; a stronger cue in the same question wins."""
 
+    SCENE = 0  # where a setting clause puts the suspect ("when you were in the plate room, ..."): asked only if nothing else is
     PLAIN = 1  # plain verbs, times of day and the dead woman's names: nearly every question touches them
     NAME = 2  # a person who is asked about
     SPECIFIC = 3  # a thing, a place, a question's own phrasing ("where were you")
@@ -320,7 +321,7 @@ class TopicIndex:
         if unit.role is Role.SETTING:
             # "When you were out by the stables, did you see anyone?": where the suspect was only sets the scene
             return [
-                _Hit(hit.cue, hit.positions, CueStrength.PLAIN) if _after_place_preposition(unit.words, hit.start) else hit
+                _Hit(hit.cue, hit.positions, CueStrength.SCENE) if _after_place_preposition(unit.words, hit.start) else hit
                 for hit in hits
             ]
         if unit.role is not Role.QUESTION:
@@ -343,7 +344,7 @@ class TopicIndex:
                     strength = CueStrength.SPECIFIC  # "is Mrs Ruddock careful ...?" asks about Mrs Ruddock
             elif focus is not None and hit.start > focus and strength == CueStrength.SPECIFIC:
                 strength += 1  # the moment or place asked about names the topic
-            elif strength == CueStrength.SPECIFIC and (witnessed := self._witnessed(hit, hits, in_file)) is not None:
+            elif strength == CueStrength.SPECIFIC and (witnessed := self._witnessed(hit, hits, unit.words, in_file)):
                 # "did you hear the stair door?": the line that says she heard the stair door
                 weighed.append(_Hit(Cue(hit.cue.stems, CueStrength.SPECIFIC, witnessed), hit.positions, CueStrength.SPECIFIC + 1))
                 continue
@@ -353,15 +354,17 @@ class TopicIndex:
                     # "could you hear the waits [from your room]": where, not what, is asked; after no more than a
                     # plain verb of the senses ("what could you hear [from the piano]?") it is where she heard from
                     plain = all(other.strength == CueStrength.PLAIN for other in before)
-                    sensed = plain and any(_senses(other) for other in before)
+                    sensed = plain and any(_senses(other, unit.words) for other in before)
                     strength = CueStrength.PLAIN if sensed else CueStrength.NAME
             weighed.append(_Hit(hit.cue, hit.positions, strength))
         return weighed
 
-    def _witnessed(self, thing: _Hit, hits: Sequence[_Hit], in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
+    def _witnessed(
+        self, thing: _Hit, hits: Sequence[_Hit], words: Sequence[str], in_file: Callable[[FileEntry], bool]
+    ) -> FileEntry | None:
         """The line that says the suspect heard or saw this thing, when the question asks whether they heard
         or saw it ("did you hear the stair door?", "did you see anything at the back stair window?")."""
-        senses = frozenset().union(*(_senses(other) for other in hits if other.start < thing.start))
+        senses = frozenset().union(*(_senses(other, words) for other in hits if other.start < thing.start))
         if not senses:
             return None
         speaking = [entry for entry in self._entries if in_file(entry) and _speaks_of(entry, thing.cue.stems, admit=False)]
@@ -442,8 +445,11 @@ def _answers_for(thing: _Hit, person: _Hit) -> bool:
     )
 
 
-def _senses(hit: _Hit) -> frozenset[str]:
-    """The stems of the sense (hearing, seeing) a cue asks with ("did you hear", "see anything"), if any."""
+def _senses(hit: _Hit, words: Sequence[str]) -> frozenset[str]:
+    """The stems of the sense (hearing, seeing) a cue asks the suspect about ("did you hear", "what could you
+    see"), if any: "you" comes before the verb ("could anyone see you?" does not ask what they saw)."""
+    if not _SECOND_PERSON & set(words[: hit.positions[-1] + 1]):
+        return frozenset()
     return frozenset().union(*(sense for sense in _SENSES if sense & set(hit.cue.stems)))
 
 

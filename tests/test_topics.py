@@ -77,6 +77,8 @@ def test_a_setting_clause_that_places_the_suspect_only_sets_the_scene() -> None:
     assert answer(question) == line("joel", "what he heard")
     # with nothing asked after it, the place still gives the topic
     assert answer("Joel, when you were out by the stables, were you alone?") == line("joel", "where he was")
+    # even a plain word of the question outranks it
+    assert answer("Thwaite, when you were in the plate room, what did you find?") == line("thwaite", "finding her")
 
 
 def test_a_setting_clause_about_others_only_says_when() -> None:
@@ -175,6 +177,8 @@ def test_a_place_phrase_after_the_thing_asked_is_a_circumstance() -> None:
     # after no more than a plain verb of the senses, the place is where the suspect heard or saw from
     assert answer("Miss Marsden, what could you hear from the piano?") == line("marsden", "what she heard")
     assert answer("Mr Ormerod, what could you see from the fire?") == line("ormerod", "what he heard")
+    # only when the suspect is the one who heard or saw: "could anyone see you" asks where she was
+    assert answer("Miss Marsden, could anyone see you at the piano?") == line("marsden", "where she was")
     # but a time after a plain word is still what is asked
     assert answer("Miss Marsden, what happened at supper?") == line("marsden", "the supper")
 
