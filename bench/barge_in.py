@@ -155,6 +155,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--no-night", action="store_true")
+    parser.add_argument("--nights", type=int, default=3, help="the night through this many seeded echo paths")
     parser.add_argument("--detector", choices=("webrtc", "speex"), default="speex", help="what Silero listens to")
     args = parser.parse_args()
 
@@ -229,22 +230,24 @@ def main() -> None:
 
     if not args.no_night:
         played = spoken(synthesizer, replies)
-        path = echo_path("night")
-        echo = path.apply(played)
-        ears = Ears(pipeline, case, args.detector)
-        started = time.perf_counter()
-        heard = ears.hear(echo, played)
-        seconds = time.perf_counter() - started
-        usable = [h for h in heard if h.usable]
-        silencing = [h for h in heard if h.silence]
-        print(
-            f"\nThe night: {len(replies)} replies, {len(played) / SAMPLE_RATE / 60:.1f} min of the Host through one echo path "
-            f"({path.delay_seconds * 1000:.0f} ms, {path.gain_db:.0f} dB, room {path.room}, RT60 {path.rt60:.2f} s), "
-            f"heard in {seconds:.0f} s: {len(heard)} utterances handed on, {len(usable)} usable messages "
-            f"(self-triggered), {len(silencing)} that would have silenced the Host."
-        )
-        for h in heard:
-            print(f"- at {h.began:.1f} s: {h.transcript!r} -> {h.text!r}{' (USABLE)' if h.usable else ''}")
+        for night in range(args.nights):
+            path = echo_path(f"night-{night}")
+            echo = path.apply(played)
+            ears = Ears(pipeline, case, args.detector)
+            started = time.perf_counter()
+            heard = ears.hear(echo, played)
+            seconds = time.perf_counter() - started
+            usable = [h for h in heard if h.usable]
+            silencing = [h for h in heard if h.silence]
+            print(
+                f"\nNight {night + 1}: {len(replies)} replies, {len(played) / SAMPLE_RATE / 60:.1f} min of the Host through "
+                f"one echo path ({path.delay_seconds * 1000:.0f} ms, {path.gain_db:.0f} dB, room {path.room}, "
+                f"RT60 {path.rt60:.2f} s), "
+                f"heard in {seconds:.0f} s: {len(heard)} utterances handed on, {len(usable)} usable messages "
+                f"(self-triggered), {len(silencing)} that would have silenced the Host."
+            )
+            for h in heard:
+                print(f"- at {h.began:.1f} s: {h.transcript!r} -> {h.text!r}{' (USABLE)' if h.usable else ''}")
 
 
 if __name__ == "__main__":
