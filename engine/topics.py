@@ -16,7 +16,8 @@ that thing ("does Joel inherit?" is the will's); the moment of a trailing "when 
 the thing asked ("could you hear the waits from your room?") is a circumstance and counts as a name (after
 no more than a plain verb of the senses, as plain: "what could you hear from the piano?"); a thing asked
 whether the suspect heard or saw it ("did you hear the stair door?") is answered by the line that says they
-heard or saw it, or by the HELD line that speaks of it; a setting clause about others ("When the bell rang,
+heard or saw it, or by the HELD line that speaks of it; one of the six at a place ("did you see Mrs Ruddock
+at the plate room door?") gets the line that has them there; a setting clause about others ("When the bell rang,
 ...") only says when, and its cues count as plain; one that places the suspect ("When you were out by the
 stables, ...") only sets the scene: its place phrase is the topic only when nothing else is asked.
 
@@ -350,6 +351,11 @@ class TopicIndex:
                 continue
             elif strength == CueStrength.SPECIFIC and _after_place_preposition(unit.words, hit.start):
                 before = [other for other in hits if other.positions[-1] < hit.start and other.start != subject]
+                both = self._both([other for other in hits if other.positions[-1] < hit.start], hit, in_file)
+                if both is not None:
+                    # "did you see Mrs Ruddock at the plate room door?": the line that has her there
+                    weighed.append(_Hit(Cue(hit.cue.stems, CueStrength.SPECIFIC, both), hit.positions, CueStrength.SPECIFIC + 1))
+                    continue
                 if before:
                     # "could you hear the waits [from your room]": where, not what, is asked; after no more than a
                     # plain verb of the senses ("what could you hear [from the piano]?") it is where she heard from
@@ -358,6 +364,21 @@ class TopicIndex:
                     strength = CueStrength.PLAIN if sensed else CueStrength.NAME
             weighed.append(_Hit(hit.cue, hit.positions, strength))
         return weighed
+
+    def _both(self, before: Sequence[_Hit], place: _Hit, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
+        """The line that has one of the six at the place asked about ("did you see Mrs Ruddock [at the plate room
+        door]?" is finding her), when neither the person's own line nor the place's line says it."""
+        if any(other.strength == CueStrength.SPECIFIC for other in before):
+            return None  # "which carol did the waits sing in the yard?" asks about the carol
+        for other in before:
+            if not other.cue.names_suspect or _speaks_of(other.cue.entry, place.cue.stems, admit=False):
+                continue  # one of the six (not "upstairs [in the Blue Room]"), whose own line does not have them there
+            for entry in self._entries:
+                if entry in (other.cue.entry, place.cue.entry) or not in_file(entry):
+                    continue
+                if _speaks_of(entry, other.cue.stems, admit=False) and _speaks_of(entry, place.cue.stems, admit=False):
+                    return entry
+        return None
 
     def _witnessed(
         self, thing: _Hit, hits: Sequence[_Hit], words: Sequence[str], in_file: Callable[[FileEntry], bool]

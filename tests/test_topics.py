@@ -81,6 +81,16 @@ def test_a_setting_clause_that_places_the_suspect_only_sets_the_scene() -> None:
     assert answer("Thwaite, when you were in the plate room, what did you find?") == line("thwaite", "finding her")
 
 
+def test_one_of_the_six_at_a_place_gets_the_line_that_has_them_there() -> None:
+    # Joel's finding her: "Mrs. Ruddock was at the plate room door"
+    assert answer("Joel, did you see Mrs Ruddock at the plate room door?") == line("joel", "finding her")
+    assert answer("Joel, was Mrs Ruddock in the plate room when you came down?") == line("joel", "finding her")
+    # the person's own line has them there: "Miss Marsden was at the piano through every carol"
+    assert answer("Thwaite, did you see Miss Marsden at the piano?") == line("thwaite", "Miss Marsden")
+    # a plain word is no person: "upstairs" and the Blue Room are both in his line of the carols
+    assert answer("Reverend, were you upstairs in the Blue Room?") == line("keld", "where he was")
+
+
 def test_a_setting_clause_about_others_only_says_when() -> None:
     assert answer("Mrs Ruddock, when the bell rang, where were you?") == line("ruddock", "where she was")
     assert answer("Thwaite, when the waits were at the yard door, where were you?") == line("thwaite", "where he was")
