@@ -178,7 +178,30 @@ async def test_an_unfinished_night_is_offered_and_kept_either_way(tmp_path: Path
             async with offer.run_test() as pilot:
                 await pilot.pause()
                 assert unfinished.name in str(offer.query_one("#offer-text", Static).content)
-                await pilot.press(key)
+                await pilot.press(key, "enter")
             assert offer.return_value is wanted
         assert read_night(unfinished.path).messages == ("Ann, Bob", "pass")
         assert len(list((tmp_path / NIGHTS).iterdir())) == 1
+
+
+@pytest.mark.anyio
+async def test_names_typed_ahead_never_choose_at_the_unfinished_night_offer(tmp_path: Path) -> None:
+    with StateFolder.open(tmp_path) as folder:
+        app = _app(folder)
+        async with app.run_test(size=(160, 48)) as pilot:
+            await _type(app, "Ann, Bob", "pass")
+            await pilot.pause()
+        assert app.driver.journal is not None
+        app.driver.journal.close()
+        unfinished = folder.latest_unfinished(MYSTERY)
+        assert unfinished is not None
+        offer = ResumeChoice(unfinished)
+        async with offer.run_test() as pilot:
+            await pilot.pause()
+            # The "n" of "Ann" and "Ben" must not pick a new night; the offer says how to choose instead.
+            await pilot.press(*"Ann, Ben", "enter")
+            await pilot.pause()
+            assert offer.is_running
+            assert "is not a choice" in str(offer.query_one("#offer-notice", Static).content)
+            await pilot.press("r", "enter")
+        assert offer.return_value is True
