@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, settings
 pytest_plugins = ["tests.conftest_speech"]
 
 settings.register_profile("ci", max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("dev", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("dev", max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 _CI = os.environ.get("CI", "").lower() not in ("", "0", "false", "no")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if _CI else "dev"))
 
