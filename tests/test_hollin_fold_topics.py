@@ -113,6 +113,11 @@ KNOWN_MISSES = frozenset(
         "Reverend, what could you hear from the Blue Room?",
         # a probe of the dead woman seen at a place: the line that has her there (finding her) loses
         "Mrs Ruddock, did you see the mistress in the plate room?",
+        # probes of everyday phrasings: neither of his lines names the plate room; a route asked as a place
+        "Reverend, what did you see in the plate room?",
+        "Joel, how did you get out to the stables?",
+        # "account" is his affairs' own word ("I could account for every penny")
+        "Mr Ormerod, account for your time between ten and the bell.",
         # The third test set's misses at 9049beb, moved to tune on 2026-11-30, that the rules and cues still miss:
         # disputed labels, questions the card's rules do not put to the suspect, and a DEFLECT sharing a word.
         "Ask the butler whether he went below stairs before twenty-five to eleven.",
