@@ -114,3 +114,10 @@ def test_speex_takes_the_echo_out() -> None:
 
 def test_speex_with_its_suppressor_takes_out_more() -> None:
     assert residual_db(SpeexFrames(suppress=True)) < residual_db(SpeexFrames()) - 3
+
+
+def test_a_far_end_nobody_takes_from_stays_small() -> None:
+    far = FarEnd()
+    for _ in range(1000):
+        far.push(np.zeros(1024, np.float32), 22_050)
+    assert len(far._pushed) <= 256

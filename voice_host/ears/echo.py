@@ -68,6 +68,8 @@ class FarEnd:
         """Audio handed to the speaker at `rate` (called from the audio thread: copy, append, return)."""
         with self._lock:
             self._pushed.append((np.array(audio, dtype=np.float32), rate))
+            if len(self._pushed) > 256:  # nobody is taking (the microphone is closed): keep only the newest
+                self._pushed.popleft()
 
     def reset(self) -> None:
         """Forget what was played so far (the microphone (re)opens now)."""

@@ -74,6 +74,7 @@ def open_voice(
     on_speaker_ready: Callable[[VoiceIO[T]], None] | None = None,
     prepare_ears: Callable[[], None] | None = None,
     turn_complete: Callable[[T], bool] | None = None,
+    hear_over_host: bool = False,
 ) -> VoiceIO[T]:
     """Open the speaker and the microphone, load piper and Silero, and start listening.
 
@@ -85,6 +86,8 @@ def open_voice(
     yet), then `prepare_ears()` runs (load whisper there, while the Host talks), then the microphone
     opens, shut until the Host stops. Without them, `understand` must be ready to use.
     `turn_complete` says whether an understood utterance is a whole message (the turn ends at once).
+    `hear_over_host` keeps the microphone open while the Host speaks, through the echo canceller
+    (docs/speech.md "Echo cancellation"; not yet good enough in a reverberant room, so off by default).
     """
     from voice_host.ears.audio import Capture, Player, check_microphone
     from voice_host.ears.echo import EchoCanceller, EchoUnavailableError, FarEnd
@@ -93,7 +96,8 @@ def open_voice(
 
     problems: list[str] = []
     player: Player | None = None
-    far_end = FarEnd()  # what the speaker plays, for the echo canceller: the microphone stays open meanwhile
+    # What the speaker plays, for the echo canceller (only when the microphone stays open over the Host).
+    far_end = FarEnd() if hear_over_host else None
     try:
         speaker = Player(device=output_device, far_end=far_end)
         speaker.start()
@@ -124,7 +128,10 @@ def open_voice(
         prepare_ears()
 
     echo: EchoCanceller | None = None
-    if player is not None:
+    # Off by default: in a reverberant room (RT60 0.75 s) the canceller let the Host's own narration through
+    # as 122 messages in a night (docs/benchmarks.md "Barge-in"); until it holds, the microphone is shut
+    # while the Host speaks.
+    if player is not None and hear_over_host:
         try:
             echo = EchoCanceller()
         except EchoUnavailableError as error:
