@@ -118,6 +118,8 @@ KNOWN_MISSES = frozenset(
         "Joel, how did you get out to the stables?",
         # "account" is his affairs' own word ("I could account for every penny")
         "Mr Ormerod, account for your time between ten and the bell.",
+        # a probe of her HELD line: "the stairs" is no cue of hers (the back stair's "which stairs" is)
+        "Mrs Ruddock, did you hear anyone on the stairs while they sang?",
         # The third test set's misses at 9049beb, moved to tune on 2026-11-30, that the rules and cues still miss:
         # disputed labels, questions the card's rules do not put to the suspect, and a DEFLECT sharing a word.
         "Ask the butler whether he went below stairs before twenty-five to eleven.",
