@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from audio_fixtures.corpus import NUMBER_WORDS, Split
+from audio_fixtures.corpus import FULL_NAME, NUMBER_WORDS, Split
 from audio_fixtures.fixtures import FIXTURE_DIR, RENDER_DIR, Fixture, read_audio
 from audio_fixtures.voices import VOICE_BY_NAME, Renderer, Voice, pad, voices, write_flac
 from voice_host.ears.sound import SAMPLE_RATE, Audio
@@ -57,14 +57,6 @@ _NAMES = (
     ("Mr Ormerod", "ormerod"),
     ("Julius", "ormerod"),
 )
-_FULL = {
-    "thwaite": "Abel Thwaite",
-    "ruddock": "Martha Ruddock",
-    "joel": "Joel Blamire",
-    "marsden": "Phoebe Marsden",
-    "keld": "Francis Keld",
-    "ormerod": "Julius Ormerod",
-}
 # Questions whose first part is already a question: (first part, the rest).
 _WHOLE_QUESTIONS = (
     ("where were you", "at ten o'clock?"),
@@ -163,14 +155,14 @@ def _drafts(rng: random.Random) -> list[_Draft]:
                     False,
                 )
             )
-    for index, key in enumerate(_FULL):
+    for index, key in enumerate(FULL_NAME):
         exhibits = tuple(sorted(rng.sample(range(1, 17), 3)))
         listing = f"exhibits {exhibits[0]}, {exhibits[1]} and {exhibits[2]}."
         out.append(
             _Draft(
                 "accuse-then-exhibits",
                 index,
-                f"We accuse {_FULL[key]}:",
+                f"We accuse {FULL_NAME[key]}:",
                 _capital(listing),
                 "accusation",
                 key,
@@ -181,7 +173,15 @@ def _drafts(rng: random.Random) -> list[_Draft]:
         )
         out.append(
             _Draft(
-                "accuse-then-more", index, f"We accuse {_FULL[key]}", f"with {listing}", "accusation", key, exhibits, None, True
+                "accuse-then-more",
+                index,
+                f"We accuse {FULL_NAME[key]}",
+                f"with {listing}",
+                "accusation",
+                key,
+                exhibits,
+                None,
+                True,
             )
         )
     for index, (first, rest, command, with_exhibit) in enumerate(_WHOLE_COMMANDS):

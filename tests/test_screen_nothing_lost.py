@@ -14,7 +14,7 @@ from textual.widgets._toast import Toast
 from engine.game import Game
 from tests.engine_support import FROST_FAIR
 from voice_host.loop.casefiles import read_case_dir
-from voice_host.loop.journal import NIGHTS, StateFolder, read_night
+from voice_host.loop.journal import NIGHTS, Night, StateFolder, read_night
 from voice_host.screen.app import TableApp
 from voice_host.screen.driver import TableDriver
 from voice_host.screen.resume_offer import ResumeChoice
@@ -162,17 +162,23 @@ async def test_a_save_file_that_cannot_be_written_is_one_line_above_the_input_at
         app.driver.journal.close()
 
 
+async def _leave_a_night_unfinished(folder: StateFolder) -> Night:
+    """Play "Ann, Bob" then "pass" on the screen and close it mid-night: that night is left unfinished."""
+    app = _app(folder)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await _type(app, "Ann, Bob", "pass")
+        await pilot.pause()
+    assert app.driver.journal is not None
+    app.driver.journal.close()
+    unfinished = folder.latest_unfinished(MYSTERY)
+    assert unfinished is not None
+    return unfinished
+
+
 @pytest.mark.anyio
 async def test_an_unfinished_night_is_offered_and_kept_either_way(tmp_path: Path) -> None:
     with StateFolder.open(tmp_path) as folder:
-        app = _app(folder)
-        async with app.run_test(size=(160, 48)) as pilot:
-            await _type(app, "Ann, Bob", "pass")
-            await pilot.pause()
-        assert app.driver.journal is not None
-        app.driver.journal.close()
-        unfinished = folder.latest_unfinished(MYSTERY)
-        assert unfinished is not None
+        unfinished = await _leave_a_night_unfinished(folder)
         for key, wanted in (("r", True), ("n", False)):
             offer = ResumeChoice(unfinished)
             async with offer.run_test() as pilot:
@@ -187,14 +193,7 @@ async def test_an_unfinished_night_is_offered_and_kept_either_way(tmp_path: Path
 @pytest.mark.anyio
 async def test_names_typed_ahead_never_choose_at_the_unfinished_night_offer(tmp_path: Path) -> None:
     with StateFolder.open(tmp_path) as folder:
-        app = _app(folder)
-        async with app.run_test(size=(160, 48)) as pilot:
-            await _type(app, "Ann, Bob", "pass")
-            await pilot.pause()
-        assert app.driver.journal is not None
-        app.driver.journal.close()
-        unfinished = folder.latest_unfinished(MYSTERY)
-        assert unfinished is not None
+        unfinished = await _leave_a_night_unfinished(folder)
         offer = ResumeChoice(unfinished)
         async with offer.run_test() as pilot:
             await pilot.pause()
