@@ -17,9 +17,9 @@ the thing asked ("could you hear the waits from your room?") is a circumstance a
 no more than a plain verb of the senses, as plain: "what could you hear from the piano?"); a thing asked
 whether the suspect heard or saw it ("did you hear the stair door?") is answered by the line that says they
 heard or saw it, or by the HELD line that speaks of it; one of the six at a place ("did you see Mrs Ruddock
-at the plate room door?") gets the line that has them there; a setting clause about others ("When the bell rang,
-...") only says when, and its cues count as plain; one that places the suspect ("When you were out by the
-stables, ...") only sets the scene: its place phrase is the topic only when nothing else is asked.
+at the plate room door?") gets the line that has them there; a setting clause about others ("When the bell
+rang, ...") only says when, and one that places the suspect ("When you were out by the stables, ...") only
+sets the scene: their cues (its place phrase) are the topic only when nothing else is asked.
 
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
 three or more words, through two intervening words ("where exactly were you").
@@ -55,7 +55,7 @@ def stems(text: str) -> tuple[str, ...]:
 class CueStrength(IntEnum):
     """How plainly a cue names its topic; a stronger cue in the same question wins."""
 
-    SCENE = 0  # where a setting clause puts the suspect ("when you were in the plate room, ..."): asked only if nothing else is
+    SCENE = 0  # a setting clause about others, or where it puts the suspect: the topic only if nothing else is asked
     PLAIN = 1  # plain verbs, times of day and the dead woman's names: nearly every question touches them
     NAME = 2  # a person who is asked about
     SPECIFIC = 3  # a thing, a place, a question's own phrasing ("where were you")
@@ -318,7 +318,7 @@ class TopicIndex:
         hits = self.hits(unit.words, in_file)
         if unit.role is Role.SETTING and not _SECOND_PERSON & set(unit.words):
             # "When the bell rang, where were you?": a clause about others only says when
-            return [_Hit(hit.cue, hit.positions, min(hit.strength, CueStrength.PLAIN)) for hit in hits]
+            return [_Hit(hit.cue, hit.positions, CueStrength.SCENE) for hit in hits]
         if unit.role is Role.SETTING:
             # "When you were out by the stables, did you see anyone?": where the suspect was only sets the scene
             return [

@@ -94,6 +94,8 @@ def test_one_of_the_six_at_a_place_gets_the_line_that_has_them_there() -> None:
 def test_a_setting_clause_about_others_only_says_when() -> None:
     assert answer("Mrs Ruddock, when the bell rang, where were you?") == line("ruddock", "where she was")
     assert answer("Thwaite, when the waits were at the yard door, where were you?") == line("thwaite", "where he was")
+    # even a plain word of the question outranks the clause's cues
+    assert answer("Reverend, when the waits went round the back, what did you do?") == line("keld", "where he was")
     # with nothing asked in the question itself, the clause still gives the topic
     assert answer("Thwaite, when the bell rang, what then?") == line("thwaite", "finding her")
 
