@@ -33,6 +33,7 @@ from voice_host.understanding.cascade import (
     command_prompt,
     loudest_speaker_text,
     slot_prefixes_for,
+    whole_command_candidates,
 )
 from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.settings import RepairWeights, UnderstandingSettings
@@ -218,7 +219,9 @@ class ScriptedRecognizer:
             initial_prompt=initial_prompt or None,
         )
 
-    def score_continuations(self, audio: object, prefix: str, continuations: Sequence[str]) -> SlotScores:
+    def score_continuations(
+        self, audio: object, prefix: str, continuations: Sequence[str], initial_prompt: str | None = None
+    ) -> SlotScores:
         self.calls.append(f"closed set: {prefix}")
         scores = tuple(self.fits.get(continuation, -10.0) for continuation in continuations)
         return SlotScores(prefix, tuple(continuations), scores, 0.01)
@@ -465,6 +468,7 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
     assert [step.name for step in cascade_for(Biasing.PROMPT_CHECKED)] == [
         PassName.FIRST,
         PassName.CLOSED_SET,
+        PassName.WHOLE_COMMAND,
         PassName.FOCUS,
         PassName.NEAR_VOICE,
         PassName.CHECK,
@@ -528,7 +532,8 @@ def test_the_closed_set_fills_a_lost_name(case: Case, game: Game) -> None:
 def test_the_closed_set_never_decides_what_the_message_is(case: Case, game: Game, said: str) -> None:
     recognizer = ScriptedRecognizer(said, "", fits={" E3": -1.0}, avg_logprob=math.log(0.95))
     passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert not any(str(call).startswith("closed set") for call in recognizer.calls)
+    # No slot scored ("closed set: " with no prefix is the whole-command pass, for "Read." alone).
+    assert not any(str(call).startswith("closed set") and call != "closed set: " for call in recognizer.calls)
 
 
 def test_the_prompt_s_command_words_are_the_engine_s() -> None:
@@ -594,3 +599,84 @@ def test_the_closed_set_leaves_an_ask_that_names_someone_or_no_one(case: Case, g
     recognizer = ScriptedRecognizer(said, "", fits={" Thwaite": -1.0})
     passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert "closed set: Ask" not in recognizer.calls
+
+
+# --- The whole-command pass ------------------------------------------------------------------------
+
+
+def _whole(case: Case, game: Game, said: str, fits: dict[str, float], audio: object = AUDIO) -> tuple[Heard, list[str | None]]:
+    recognizer = ScriptedRecognizer(said, "", fits=fits)
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(audio, game, SEATS).heard  # type: ignore[arg-type]
+    return heard, recognizer.calls
+
+
+def test_a_short_utterance_heard_as_nothing_is_scored_as_a_whole_command(case: Case, game: Game) -> None:
+    heard, calls = _whole(case, game, "Nick's.", {" Next": -0.4, " Nick's.": -3.0})
+    assert "closed set: " in calls  # one batched pass: every command and the transcript's own words
+    assert heard.message is not None and heard.message.command is Command.NEXT
+    assert [c.kind for c in heard.corrections] == [CorrectionKind.WHOLE_COMMAND]
+    assert heard.transcript == "Nick's."
+    assert not heard.needs_confirmation  # a free command that stands well clear of the rest
+
+
+def test_the_whole_command_pass_reads_an_exhibit_from_its_trie(case: Case, game: Game) -> None:
+    heard, _ = _whole(case, game, "Ready, seven.", {" Read E7": -0.5, " Read E17": -0.6, " Read E1": -2.0})
+    assert heard.message is not None and heard.message.command is Command.READ
+    assert heard.message.exhibits == (7,)
+
+
+def test_a_narrow_lead_is_confirmed_even_for_a_free_command(case: Case, game: Game) -> None:
+    heard, _ = _whole(case, game, "Nick's.", {" Next": -0.4, " Pass": -1.6})
+    assert heard.message is not None and heard.message.command is Command.NEXT
+    assert heard.needs_confirmation
+
+
+@pytest.mark.parametrize(
+    "fits",
+    [
+        {" Next": -0.4, " Pass": -1.0},  # the best does not stand out from the next command
+        {" Next": -2.0, " Nick's.": -0.4},  # the transcript's own words fit far better: they were said
+        {" Next": -3.0},  # nothing fits: below the floor
+    ],
+)
+def test_the_whole_command_pass_takes_nothing_it_is_not_sure_of(case: Case, game: Game, fits: dict[str, float]) -> None:
+    heard, calls = _whole(case, game, "Nick's.", fits)
+    assert "closed set: " in calls
+    assert heard.text == "Nick's." and not any(c.kind is CorrectionKind.WHOLE_COMMAND for c in heard.corrections)
+
+
+def test_a_command_close_behind_the_transcript_is_confirmed(case: Case, game: Game) -> None:
+    heard, _ = _whole(case, game, "Stainless.", {" Statements": -1.9, " Stainless.": -1.2})
+    assert heard.message is not None and heard.message.command is Command.STATEMENTS
+    assert heard.needs_confirmation  # behind what Whisper wrote: asked first, though statements is free
+
+
+def test_table_talk_never_becomes_a_whole_command(case: Case, game: Game) -> None:
+    # Long words, or long audio: the pass does not even run, however well a command would score.
+    said = "Shall we go round the table again?"
+    heard, calls = _whole(case, game, said, {" Next": -0.1})
+    assert "closed set: " not in calls and heard.message is not None and heard.message.command is None
+    long_audio = np.zeros(16_000 * 4, dtype=np.float32)
+    heard, calls = _whole(case, game, "Nick's.", {" Next": -0.1}, audio=long_audio)
+    assert "closed set: " not in calls and heard.message is not None and heard.message.command is None
+
+
+def test_a_usable_transcript_is_never_scored_as_a_whole_command(case: Case, game: Game) -> None:
+    heard, calls = _whole(case, game, "Pass.", {" Next": -0.1})
+    assert "closed set: " not in calls
+    assert heard.message is not None and heard.message.command is Command.PASS
+
+
+def test_the_whole_command_candidates_are_the_card_s_free_commands() -> None:
+    cards = {candidate.card for candidate in whole_command_candidates()}
+    assert cards == {"next", "pass", "statements", "lies", "save", "give up", "yes", "no", "repeat", "answers"} | {
+        f"read E{n}" for n in range(1, 17)
+    }
+
+
+def test_whose_answers_is_a_second_small_closed_set(case: Case, game: Game) -> None:
+    heard, calls = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0, " Keld": -1.0})
+    assert calls[1:] == ["closed set: ", "closed set: Answers"]
+    assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == "keld"
+    heard, _ = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0})  # no name stands out
+    assert heard.message is None or heard.message.command is not Command.ANSWERS

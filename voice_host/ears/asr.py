@@ -502,7 +502,9 @@ class Recognizer:
         )
         return replace(transcript, words=words, seconds=time.perf_counter() - started)
 
-    def score_continuations(self, audio: Audio, prefix: str, continuations: Sequence[str]) -> SlotScores:
+    def score_continuations(
+        self, audio: Audio, prefix: str, continuations: Sequence[str], initial_prompt: str | None = None
+    ) -> SlotScores:
         """How well each continuation of `prefix` fits the audio: its mean token log-probability.
 
         A closed set of candidates for one slot ("Read E" + "1" … "16", "Answers" + each name) is
@@ -512,7 +514,8 @@ class Recognizer:
         every candidate's tokens are scored with one sequence per branching path (the sixteen
         exhibit numbers after "Read E" are single tokens: one sequence for all of them). Only the
         candidates' own tokens are scored, not the prefix they share; the mean, not the sum, so a
-        longer name is not worse for being longer.
+        longer name is not worse for being longer. With `initial_prompt`, every sequence is conditioned
+        on it as `transcribe` conditions a decode (the previous-text slot before the start of transcript).
         """
         from faster_whisper.tokenizer import Tokenizer
 
@@ -534,7 +537,8 @@ class Recognizer:
                 forced.append(path)
         if not forced:
             return SlotScores(prefix, tuple(continuations), tuple(-math.inf for _ in full), 0.0)
-        start = [*tokenizer.sot_sequence, tokenizer.no_timestamps]
+        context = [tokenizer.sot_prev, *tokenizer.encode(" " + initial_prompt.strip())] if initial_prompt else []
+        start = [*context, *tokenizer.sot_sequence, tokenizer.no_timestamps]
         # CTranslate2 forces a batch's text tokens only as far as the shortest prompt's: every path is
         # padded to the longest with a full stop (the decoder is causal: what follows a token never
         # changes the distributions before it).

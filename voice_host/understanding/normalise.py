@@ -28,6 +28,7 @@ class CorrectionKind(Enum):
     COMMAND = "command"  # a misheard command repaired ("nest" -> "next")
     REPEAT = "repeat"  # whisper said it more than once ("Yes, yes, yes."): kept once, but doubted
     FOCUS = "focus"  # only the loudest speaker's words kept (the others were the room talking)
+    WHOLE_COMMAND = "whole_command"  # a short utterance heard as one of the card's commands by the closed set
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ class RepairWeights:
     repeat: float = 0.6  # "Yes, yes." said twice: as likely Whisper looping as a keen table
     focus: float = 0.6  # only the nearest voice's words kept (focus and near-voice passes)
     biased_only_name: float = 0.5  # a suspect only the biased pass heard
+    whole_command: float = 0.6  # a whole command the closed set heard where the transcript had none
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,23 @@ class UnderstandingSettings:
     # right fills were above -5.3 and a whole nat ahead; the wrong ones below or close behind).
     closed_set_floor: float = -5.5
     closed_set_margin: float = 1.0
+    # Whole-command pass: only for a short utterance (at most these seconds of audio and words in
+    # its transcript; an empty or rejected transcript counts as short) that gave the Host nothing.
+    whole_command_max_seconds: float = 2.5
+    whole_command_max_words: int = 4
+    # The best command is taken only when its mean token log-probability is at least the floor, it
+    # leads the next command by `whole_command_margin`, and it is no more than
+    # `-whole_command_over_transcript` behind the transcript's own words (scored alike, under the
+    # same prompt). Whisper's own beam output nearly always scores best, so a command must come close
+    # to it, not beat it: on tune the right commands behind an unusable transcript ("Stainless." for
+    # "Statements.", "Ansuz Kliarjibun," for "Answers clergyman.") were 0.6-1.1 behind it and above
+    # -2.3; the wrong ones ("Come again." as give up, "Once more, please.") 4-6 behind and below -4.
+    # A lead (the smaller of the two) under `whole_command_sure` is confirmed first, even for a free
+    # command: a command behind its transcript always is.
+    whole_command_floor: float = -2.5
+    whole_command_margin: float = 1.0
+    whole_command_over_transcript: float = -1.2
+    whole_command_sure: float = 2.0
 
 
 DEFAULT_SETTINGS = UnderstandingSettings()

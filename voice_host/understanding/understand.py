@@ -47,7 +47,13 @@ class TranscriptLike(Protocol):
 
 
 # Repairs that always make a costly action ask first, however confident Whisper was.
-_DOUBTFUL_REPAIRS = (CorrectionKind.NAME, CorrectionKind.EXHIBIT, CorrectionKind.REPEAT, CorrectionKind.FOCUS)
+_DOUBTFUL_REPAIRS = (
+    CorrectionKind.NAME,
+    CorrectionKind.EXHIBIT,
+    CorrectionKind.REPEAT,
+    CorrectionKind.FOCUS,
+    CorrectionKind.WHOLE_COMMAND,
+)
 
 
 @dataclass(frozen=True)
