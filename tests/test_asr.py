@@ -297,3 +297,15 @@ def test_the_closed_set_scores_the_said_exhibit_best(tiny_recognizer: Recognizer
     assert scores.continuations == tuple(candidates)
     assert scores.ranked()[0][0] == " E7"
     assert all(score <= 0.0 for score in scores.scores)  # mean log-probabilities
+
+
+def test_a_whole_command_is_scored_best_among_the_card_s_commands(tiny_recognizer: Recognizer, render_speech: Render) -> None:
+    # The whole-command pass's scoring: no prefix, whole commands as candidates (a trie over their
+    # tokens), conditioned on the prompt.
+    audio = render_speech("Statements.")
+    tiny_recognizer.transcribe(audio, initial_prompt=PROMPT)
+    candidates = [" Next", " Pass", " Statements", " Give up", " Read E3", " Read E7"]
+    scores = tiny_recognizer.score_continuations(audio, "", candidates, initial_prompt=PROMPT)
+    assert scores.continuations == tuple(candidates)
+    ranked = scores.ranked()
+    assert ranked[0][0] == " Statements" and ranked[0][1] - ranked[1][1] > 1.0

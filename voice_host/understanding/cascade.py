@@ -536,8 +536,8 @@ class WholeCommandPass:
     (`whole_command_floor`), clearly beats the next command (`whole_command_margin`) and comes close
     to the transcript or beats it (`whole_command_over_transcript`: Whisper's own output nearly always
     scores best); it is a repair, so a costly one is confirmed, and a narrow lead (or a command behind
-    the transcript) is confirmed even for a free command. Only short utterances qualify (`whole_command_max_seconds`, `whole_command_max_words`):
-    longer table talk never becomes a command.
+    the transcript) is confirmed even for a free command. Only short utterances qualify
+    (`whole_command_max_seconds`, `whole_command_max_words`): longer table talk never becomes a command.
     """
 
     name: PassName = PassName.WHOLE_COMMAND
