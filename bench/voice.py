@@ -326,6 +326,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--conditions", default="clean,room,kitchen", help="comma-separated (clean, room, kitchen, party)")
     parser.add_argument("--sample", type=int, default=0, help="a seeded subset of N fixtures per split (0: all)")
     parser.add_argument("--tune-sample", type=int, default=None, help="for tune, N instead of --sample")
+    parser.add_argument("--kinds", default="", help="only fixtures of these kinds, comma-separated (command, table_talk, ...)")
     parser.add_argument(
         "--same-as",
         type=Path,
@@ -372,6 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for split in splits:
         everything = load_fixtures(split)
         chosen = sample(everything, args.sample_for(split), split)
+        if args.kinds:
+            chosen = [fixture for fixture in chosen if fixture.kind in args.kinds.split(",")]
         if args.same_as is not None:
             # The same utterances as an earlier run, paired: one moved out of the split since is left out.
             by_id = {fixture.id: fixture for fixture in everything}

@@ -468,9 +468,9 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
     assert [step.name for step in cascade_for(Biasing.PROMPT_CHECKED)] == [
         PassName.FIRST,
         PassName.CLOSED_SET,
-        PassName.WHOLE_COMMAND,
         PassName.FOCUS,
         PassName.NEAR_VOICE,
+        PassName.WHOLE_COMMAND,
         PassName.CHECK,
     ]
 

@@ -20,6 +20,11 @@ The passes, in order (with the prompt biasing, the default):
 - near voice, when the transcript still gives the Host nothing to act on and Whisper was not sure of
   it: Whisper again on the audio with every moment quieter than the nearest voice turned down
   (`NearVoiceGate`); a repair too;
+- whole command, when a short utterance (an empty or rejected transcript, or a few words) still gives
+  the Host nothing: the card's free commands ("Next", "Read E{n}", "Answers" …) and the transcript's
+  own words scored against the audio in one batched decoder pass over their prefix trie; the best
+  command is taken, as a repair, only when it fits, stands out from the next and comes close to the
+  transcript, and confirmed when its lead is narrow ("Answers" then finds its name as a closed set);
 - check, when the transcript names a suspect in a costly message that would otherwise go through: an
   unbiased pass, and a name only the biased pass produced counts as uncertain.
 The slot pass (`SlotPass`: Whisper decodes again continuing from the verb, "Read E") did the
@@ -703,7 +708,7 @@ def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
     """The passes for a biasing choice, in the order they run."""
     if biasing is Biasing.NONE:
         return (FirstPass(prompted=False),)
-    passes: tuple[RecognitionPass, ...] = (FirstPass(), ClosedSetPass(), WholeCommandPass(), FocusPass(), NearVoicePass())
+    passes: tuple[RecognitionPass, ...] = (FirstPass(), ClosedSetPass(), FocusPass(), NearVoicePass(), WholeCommandPass())
     return (*passes, CheckPass()) if biasing is Biasing.PROMPT_CHECKED else passes
 
 
