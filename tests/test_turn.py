@@ -91,6 +91,16 @@ def test_a_command_whisper_wrote_with_a_comma_is_still_complete(game: Game) -> N
     assert not message_complete("Abel, where were you,", game.preview("Abel, where were you"))
 
 
+def test_a_yes_or_no_that_trails_on_a_comma_waits(game: Game) -> None:
+    # "Thwaite, where were you at ten?" with a pause after the name: Whisper wrote the first part "Wait,".
+    assert not message_complete("Wait,", game.preview("Wait"))
+    assert not message_complete("No,", game.preview("No"))
+    assert not message_complete("Yes -", game.preview("Yes"))
+    assert message_complete("Wait.", game.preview("Wait"))
+    assert message_complete("No.", game.preview("No"))
+    assert message_complete("Yes", game.preview("Yes"))
+
+
 def test_table_talk_is_complete_unless_it_trails_off(game: Game) -> None:
     assert message_complete("I'm not sure about him.", game.preview("I'm not sure about him."))
     assert not message_complete("So what do we know,", game.preview("So what do we know,"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from engine.messages import Message, MessageKind
+from engine.messages import Command, Message, MessageKind
 from voice_host.understanding.understand import Heard
 
 # Whisper writes a pause that is not the end as a comma, a dash or an ellipsis.
@@ -49,9 +49,17 @@ def trails_off(transcript: str) -> bool:
 _ARGUMENT_FOUND = frozenset({MessageKind.COMMAND, MessageKind.CONFRONTATION})
 
 
+#: A yes or no that trails on a pause mark is not yet a turn: a lone answer word is written with a full
+#: stop, while "Wait," / "No," is a name heard wrong before its question ("Thwaite, where were you?") or
+#: the start of "No, keep going". Waiting costs at most the ceiling.
+_ANSWER_WORDS = frozenset({Command.YES, Command.NO})
+
+
 def message_complete(transcript: str, message: Message | None) -> bool:
     """Whether `transcript`, taken by the classifier as `message`, is a whole turn."""
     if message is None:
+        return False
+    if message.command in _ANSWER_WORDS and _TRAILING_PAUSE.search(transcript.strip()):
         return False
     if message.kind in _ARGUMENT_FOUND:
         return not trails_off(_TRAILING_PAUSE.sub("", transcript.strip()).strip() or transcript)
