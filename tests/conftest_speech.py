@@ -60,6 +60,12 @@ def render_speech(steady_synthesizer: Synthesizer) -> Render:
 
 
 @speech_fixture(scope="session")
+def base_recognizer() -> Recognizer:
+    """faster-whisper base with the project's own options: what the game hears with (loaded once per session)."""
+    return Recognizer(RecognitionOptions())
+
+
+@speech_fixture(scope="session")
 def tiny_recognizer() -> Recognizer:
     """faster-whisper tiny.en, beam 5, the project's options otherwise (loaded once per session)."""
     return Recognizer(RecognitionOptions(model=WhisperModelName.TINY_EN))
