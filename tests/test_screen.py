@@ -210,6 +210,11 @@ def frost_fair_app(journal: Journal | None = None, resuming: Night | None = None
     return TableApp(TableDriver(Game(read_case_dir(FROST_FAIR)), journal, resuming))
 
 
+def voiced_frost_fair_app(voice: FakeVoice, mic: MicStatus = MicStatus.LISTENING) -> TableApp:
+    """Frost Fair's table screen with a stand-in voice side, its microphone panel showing `mic`."""
+    return TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), voice=voice, mic=MicLevel(mic))
+
+
 def shown(app: TableApp, selector: str) -> str:
     """The plain text a Static shows."""
     content = app.query_one(selector, Static).content
@@ -434,7 +439,7 @@ class FakeVoice:
 @pytest.mark.anyio
 async def test_voice_says_each_reply_and_the_keys_stop_mute_and_repeat() -> None:
     voice = FakeVoice()
-    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), voice=voice, mic=MicLevel(MicStatus.LISTENING))
+    app = voiced_frost_fair_app(voice)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
         assert len(voice.said) == 1  # the opening
@@ -679,7 +684,7 @@ async def test_f9_switches_between_a_dark_and_a_light_theme() -> None:
 @pytest.mark.anyio
 async def test_words_said_over_the_host_silence_restart_wait_or_are_dropped() -> None:
     voice = FakeVoice()
-    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), voice=voice, mic=MicLevel(MicStatus.SPEAKING))
+    app = voiced_frost_fair_app(voice, MicStatus.SPEAKING)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
         await type_line(pilot, "Ann, Bob")

@@ -4,21 +4,14 @@ that it stopped the Host, notices on the line above the input (not over it), F5 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from textual.containers import VerticalScroll
 from textual.widgets import Input
 from textual.widgets._toast import Toast
 
-from engine.game import Game
-from tests.test_screen import FakeVoice, frost_fair_app, type_line
-from voice_host.loop.casefiles import read_case_dir
+from tests.test_screen import FakeVoice, frost_fair_app, type_line, voiced_frost_fair_app
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.screen.app import TableApp
-from voice_host.screen.driver import TableDriver
-
-FROST_FAIR = Path(__file__).parent / "cases" / "frost-fair"
 
 
 @pytest.fixture
@@ -92,7 +85,7 @@ async def test_f8_on_a_large_screen_says_the_house_is_shown_and_hides_nothing_la
 @pytest.mark.anyio
 async def test_esc_stops_the_host_and_says_so() -> None:
     voice = FakeVoice()
-    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), voice=voice, mic=MicLevel(MicStatus.LISTENING))
+    app = voiced_frost_fair_app(voice)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.show_mic(MicLevel(MicStatus.SPEAKING))
@@ -138,7 +131,7 @@ async def test_a_late_sentence_of_a_stopped_reply_leaves_the_latest_reply_in_vie
     from voice_host.understanding.understand import Heard
 
     voice = FakeVoice()
-    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), voice=voice, mic=MicLevel(MicStatus.LISTENING))
+    app = voiced_frost_fair_app(voice)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await type_line(pilot, "Ann, Bob")  # round 1's opening: taller than the screen, read from its top
@@ -167,7 +160,7 @@ async def test_a_reply_that_comes_as_the_host_starts_a_sentence_of_the_last_one_
     from voice_host.understanding.understand import Heard
 
     voice = FakeVoice()
-    app = TableApp(TableDriver(Game(read_case_dir(FROST_FAIR))), voice=voice, mic=MicLevel(MicStatus.LISTENING))
+    app = voiced_frost_fair_app(voice)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await type_line(pilot, "Ann, Bob")  # round 1's opening: taller than the screen
