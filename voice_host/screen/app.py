@@ -348,7 +348,7 @@ class TableApp(App[int]):
         """An utterance, understood: through the session (which may ask to confirm) to the screen.
 
         Said over the Host (`said`), it may only silence or restart it, or wait until it stops."""
-        if said is not None and said.host is not None and self._barge(heard, said):
+        if said is not None and self._barge(heard, said):
             return
         if heard.usable:
             self._silence()
@@ -362,7 +362,6 @@ class TableApp(App[int]):
 
     def _barge(self, heard: Heard, said: SaidWhen) -> bool:
         """Words said over the Host (docs/speech.md "Barge-in"); True when they were dealt with here."""
-        assert said.host is not None
         words = barge_words((heard.transcript, heard.text), heard.message, is_repeat_request(heard.text))
         host = replace(said.host, answering_voice=self._answering_voice)
         action = self.barge_in.decide(words, said.began_at, said.ended_at, host)

@@ -58,7 +58,7 @@ class SaidWhen:
 
     began_at: float
     ended_at: float
-    host: HostTalk | None
+    host: HostTalk
 
 
 class SentenceStarted(Message):
