@@ -24,8 +24,6 @@ Prints the "Echo cancellation" section of docs/benchmarks.md.
 from __future__ import annotations
 
 import argparse
-import ctypes
-import ctypes.util
 import sys
 import time
 from collections.abc import Callable
@@ -43,9 +41,9 @@ from audio_fixtures.acoustics import RoomImpulses, active_rms, in_room  # noqa: 
 from audio_fixtures.corpus import Split  # noqa: E402
 from audio_fixtures.echo import echo_path  # noqa: E402
 from audio_fixtures.fixtures import FixtureAudio, load_fixtures  # noqa: E402
+from voice_host.ears.echo import FRAME, SpeexFrames, WebRtcFrames, from_pcm16, to_pcm16  # noqa: E402
 from voice_host.ears.sound import BLOCK_SAMPLES, SAMPLE_RATE, Audio  # noqa: E402
 
-FRAME = 160  # 10 ms: WebRTC's frame; every candidate is fed the same
 TRIAL_SECONDS = 20.0
 CONVERGING_SECONDS = 3.0
 PLAYER_AFTER_SECONDS = 8.0
@@ -59,34 +57,9 @@ class Canceller(Protocol):
         ...
 
 
-def _int16(audio: Audio) -> np.ndarray:
-    return np.asarray(np.clip(audio, -1.0, 1.0) * 32767, dtype=np.int16)
-
-
-def _float(pcm: np.ndarray) -> Audio:
-    return (pcm.astype(np.float32) / 32768.0).astype(np.float32)
-
-
 class Bypass:
     def process(self, mic: Audio, far: Audio) -> Audio:
         return mic
-
-
-class LiveKitWebRtc:
-    """WebRTC's audio processing module (AEC3), as the `livekit` package ships it (binary wheels)."""
-
-    def __init__(self) -> None:
-        from livekit import rtc
-
-        self._rtc = rtc
-        self._apm = rtc.AudioProcessingModule(echo_cancellation=True)
-
-    def process(self, mic: Audio, far: Audio) -> Audio:
-        frame = self._rtc.AudioFrame(_int16(far).tobytes(), SAMPLE_RATE, 1, FRAME)
-        self._apm.process_reverse_stream(frame)
-        near = self._rtc.AudioFrame(_int16(mic).tobytes(), SAMPLE_RATE, 1, FRAME)
-        self._apm.process_stream(near)
-        return _float(np.frombuffer(near.data, dtype=np.int16).copy())
 
 
 class AecAudioProcessing:
@@ -101,44 +74,9 @@ class AecAudioProcessing:
         self._ap.set_stream_delay(0)
 
     def process(self, mic: Audio, far: Audio) -> Audio:
-        self._ap.process_reverse_stream(_int16(far).tobytes())
-        out = self._ap.process_stream(_int16(mic).tobytes())
-        return _float(np.frombuffer(out, dtype=np.int16).copy())
-
-
-class SpeexLib:
-    """libspeexdsp's echo canceller (the Debian package libspeexdsp1) through ctypes, 300 ms tail,
-    with its preprocessor's residual-echo suppression."""
-
-    ECHO_SET_SAMPLING_RATE = 24
-    PREPROCESS_SET_ECHO_STATE = 24
-
-    def __init__(self, tail_seconds: float = 0.3, suppress: bool = True) -> None:
-        lib = ctypes.CDLL(ctypes.util.find_library("speexdsp") or "libspeexdsp.so.1")
-        lib.speex_echo_state_init.restype = ctypes.c_void_p
-        lib.speex_echo_state_init.argtypes = [ctypes.c_int, ctypes.c_int]
-        lib.speex_echo_cancellation.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
-        lib.speex_echo_ctl.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
-        lib.speex_preprocess_state_init.restype = ctypes.c_void_p
-        lib.speex_preprocess_state_init.argtypes = [ctypes.c_int, ctypes.c_int]
-        lib.speex_preprocess_ctl.argtypes = [ctypes.c_void_p, ctypes.c_int, ctypes.c_void_p]
-        lib.speex_preprocess_run.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
-        self._lib = lib
-        self._echo = lib.speex_echo_state_init(FRAME, int(tail_seconds * SAMPLE_RATE))
-        rate = ctypes.c_int(SAMPLE_RATE)
-        lib.speex_echo_ctl(self._echo, self.ECHO_SET_SAMPLING_RATE, ctypes.byref(rate))
-        self._pre: int | None = None
-        if suppress:
-            self._pre = lib.speex_preprocess_state_init(FRAME, SAMPLE_RATE)
-            lib.speex_preprocess_ctl(self._pre, self.PREPROCESS_SET_ECHO_STATE, ctypes.c_void_p(self._echo))
-
-    def process(self, mic: Audio, far: Audio) -> Audio:
-        near, ref = _int16(mic), _int16(far)
-        out = np.zeros(FRAME, dtype=np.int16)
-        self._lib.speex_echo_cancellation(self._echo, near.ctypes.data, ref.ctypes.data, out.ctypes.data)
-        if self._pre is not None:
-            self._lib.speex_preprocess_run(self._pre, out.ctypes.data)
-        return _float(out)
+        self._ap.process_reverse_stream(to_pcm16(far).tobytes())
+        out = self._ap.process_stream(to_pcm16(mic).tobytes())
+        return from_pcm16(np.frombuffer(out, dtype=np.int16).copy())
 
 
 class FrequencyDomainNlms:
@@ -179,8 +117,8 @@ class WebRtcDetectsSpeexKeeps:
     sounds like speech), speex's linear filter gives the words (it leaves the player's voice whole)."""
 
     def __init__(self) -> None:
-        self.detector = LiveKitWebRtc()
-        self.keeper = SpeexLib(suppress=False)
+        self.detector = WebRtcFrames()
+        self.keeper = SpeexFrames()
         self.detected: list[Audio] = []
 
     def process(self, mic: Audio, far: Audio) -> Audio:
@@ -194,8 +132,8 @@ class SpeexKeepsWebRtcGates:
     even when its suppressor cuts into a player's words something of them comes through."""
 
     def __init__(self, gate_db: float = -30.0, hold_frames: int = 20) -> None:
-        self.detector = LiveKitWebRtc()
-        self.keeper = SpeexLib(suppress=False)
+        self.detector = WebRtcFrames()
+        self.keeper = SpeexFrames()
         self.gate_db = gate_db
         self.hold_frames = hold_frames
         self._held = 0
@@ -219,7 +157,7 @@ class SpeexGated:
     (a player's voice is as loud as the echo; what speex leaves of the echo is far below it)."""
 
     def __init__(self, gate_db: float = -10.0, hold_frames: int = 20) -> None:
-        self.keeper = SpeexLib(suppress=False)
+        self.keeper = SpeexFrames()
         self.gate_db = gate_db
         self.hold_frames = hold_frames
         self._held = 0
@@ -241,10 +179,10 @@ class SpeexGated:
 
 CANDIDATES: dict[str, Callable[[], Canceller]] = {
     "none": Bypass,
-    "webrtc-livekit": LiveKitWebRtc,
+    "webrtc-livekit": WebRtcFrames,
     "webrtc-aec-audio-processing": AecAudioProcessing,
-    "speex": SpeexLib,
-    "speex-no-suppressor": lambda: SpeexLib(suppress=False),
+    "speex": lambda: SpeexFrames(suppress=True),
+    "speex-no-suppressor": lambda: SpeexFrames(),
     "nlms": FrequencyDomainNlms,
     "webrtc-detects-speex-keeps": WebRtcDetectsSpeexKeeps,
     "speex-gated-6": lambda: SpeexGated(gate_db=-6.0),

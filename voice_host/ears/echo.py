@@ -116,11 +116,13 @@ class FrameCanceller(Protocol):
     def process(self, mic: Audio, far: Audio) -> Audio: ...
 
 
-def _int16(audio: Audio) -> np.ndarray:
+def to_pcm16(audio: Audio) -> np.ndarray:
+    """Float samples as the 16-bit PCM both cancellers take."""
     return np.asarray(np.clip(audio, -1.0, 1.0) * 32767, dtype=np.int16)
 
 
-def _float(pcm: np.ndarray) -> Audio:
+def from_pcm16(pcm: np.ndarray) -> Audio:
+    """16-bit PCM back to float samples."""
     return (pcm.astype(np.float32) / 32768.0).astype(np.float32)
 
 
@@ -136,11 +138,11 @@ class WebRtcFrames:
         self._apm = rtc.AudioProcessingModule(echo_cancellation=True)
 
     def process(self, mic: Audio, far: Audio) -> Audio:
-        reverse = self._rtc.AudioFrame(_int16(far).tobytes(), SAMPLE_RATE, 1, FRAME)
+        reverse = self._rtc.AudioFrame(to_pcm16(far).tobytes(), SAMPLE_RATE, 1, FRAME)
         self._apm.process_reverse_stream(reverse)
-        near = self._rtc.AudioFrame(_int16(mic).tobytes(), SAMPLE_RATE, 1, FRAME)
+        near = self._rtc.AudioFrame(to_pcm16(mic).tobytes(), SAMPLE_RATE, 1, FRAME)
         self._apm.process_stream(near)
-        return _float(np.frombuffer(near.data, dtype=np.int16).copy())
+        return from_pcm16(np.frombuffer(near.data, dtype=np.int16).copy())
 
 
 class SpeexFrames:
@@ -181,11 +183,11 @@ class SpeexFrames:
             lib.speex_preprocess_ctl(self._pre, self.PREPROCESS_SET_ECHO_STATE, ctypes.c_void_p(self._state))
 
     def process(self, mic: Audio, far: Audio) -> Audio:
-        near, ref = _int16(mic), _int16(far)
+        near, ref = to_pcm16(mic), to_pcm16(far)
         self._lib.speex_echo_cancellation(self._state, near.ctypes.data, ref.ctypes.data, self._out.ctypes.data)
         if self._pre is not None:
             self._lib.speex_preprocess_run(self._pre, self._out.ctypes.data)
-        return _float(self._out)
+        return from_pcm16(self._out)
 
     def __del__(self) -> None:
         state, self._state = getattr(self, "_state", None), None
