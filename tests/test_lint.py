@@ -260,8 +260,8 @@ def test_cues_that_differ_only_by_inflection_are_one_cue() -> None:
 def test_a_topic_without_cues_is_an_error() -> None:
     reveal = edit(
         REVEAL_TEXT,
-        "line: ormerod | Thwaite\n  cues: thwaite; abel; butler\n",
-        "line: ormerod | Thwaite\n  cues:\n",
+        "line: joel | Thwaite\n  cues: thwaite; abel; butler\n",
+        "line: joel | Thwaite\n  cues:\n",
     )
     only_error(lint(reveal), r"field 'cues' is empty")
 
