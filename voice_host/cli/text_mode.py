@@ -20,14 +20,8 @@ from typing import TextIO
 from engine.game import Game
 from engine.replies import Reply
 from engine.save import BEGIN, END
-from voice_host.loop.journal import (
-    Journal,
-    StateProblem,
-    choose_night,
-    replay,
-    resume_notice,
-)
-from voice_host.loop.opening import open_case_and_folder
+from voice_host.loop.journal import Journal, replay, resume_notice
+from voice_host.loop.opening import choose_night_or_say, open_case_and_folder
 
 MAX_SAVE_LINES = 24  # the card's block is 12 lines; a pasted one may be wrapped a little more
 _SAVE_FIELD = re.compile(r"^\s*(?:(?:game|m|rules|turn|rd|q|seat|table|broken|sha):|$)", re.IGNORECASE)
@@ -82,14 +76,10 @@ def run_text(args: argparse.Namespace, stdin: TextIO | None = None, stdout: Text
         return 1
     case, folder = opened
     with folder:
-        try:
-            night, note = choose_night(folder, case.public.mystery, args.night, args.resume)
-            if note is not None:
-                print(note, file=sys.stderr)
-            kept = None if night is not None else folder.latest_unfinished(case.public.mystery)
-        except StateProblem as problem:
-            print(problem.line, file=sys.stderr)
+        chosen = choose_night_or_say(folder, case.public.mystery, args.night, args.resume)
+        if chosen is None:
             return 1
+        night, kept = chosen.night, chosen.unfinished
         journal = folder.journal(case.public.mystery, night)
         if night is not None:
             game, replayed, _last = replay(case, night.messages)

@@ -644,30 +644,29 @@ def _device(choice: str | None) -> int | str | None:
 def run_screen(args: argparse.Namespace) -> int:
     """Load the case, start (or resume) the game and run the table screen until the table quits."""
     from engine.game import Game
-    from voice_host.loop.journal import StateProblem, choose_night, read_night
-    from voice_host.loop.opening import open_case_and_folder
+    from voice_host.loop.journal import StateProblem, read_night
+    from voice_host.loop.opening import choose_night_or_say, open_case_and_folder
 
     opened = open_case_and_folder(args.case, args.state_dir, sys.stdout)
     if opened is None:
         return 1
     case, folder = opened
     with folder:
-        try:
-            night, note = choose_night(folder, case.public.mystery, args.night, args.resume)
-            if note is not None:
-                print(note, file=sys.stderr)
-            if night is None and not args.resume and not args.night:
-                unfinished = folder.latest_unfinished(case.public.mystery)
-                if unfinished is not None:
-                    from voice_host.screen.resume_offer import ResumeChoice
-
-                    choice = ResumeChoice(unfinished).run()
-                    if choice is None:
-                        return 0
-                    night = read_night(unfinished.path) if choice else None
-        except StateProblem as problem:
-            print(problem.line, file=sys.stderr)
+        chosen = choose_night_or_say(folder, case.public.mystery, args.night, args.resume)
+        if chosen is None:
             return 1
+        night = chosen.night
+        if chosen.unfinished is not None:
+            from voice_host.screen.resume_offer import ResumeChoice
+
+            choice = ResumeChoice(chosen.unfinished).run()
+            if choice is None:
+                return 0
+            try:
+                night = read_night(chosen.unfinished.path) if choice else None
+            except StateProblem as problem:
+                print(problem.line, file=sys.stderr)
+                return 1
         game = Game(case)
         journal = folder.journal(case.public.mystery, night)
         driver = TableDriver(game, journal, night)
