@@ -16,7 +16,8 @@ that thing ("does Joel inherit?" is the will's); the moment of a trailing "when 
 the thing asked ("could you hear the waits from your room?") is a circumstance and counts as a name (after
 no more than a plain verb of the senses, as plain: "what could you hear from the piano?"); a thing asked
 whether the suspect heard or saw it ("did you hear the stair door?") is answered by the line that says they
-heard or saw it, or by the HELD line that speaks of it; one of the six at a place ("did you see Mrs Ruddock
+heard or saw it, or by the HELD line that speaks of it (a place so asked, "what did you hear in the hall?", only by
+its own line); one of the six at a place ("did you see Mrs Ruddock
 at the plate room door?") gets the line that has them there; a setting clause about others ("When the bell
 rang, ...") only says when, and one that places the suspect ("When you were out by the stables, ...") only
 sets the scene: their cues (its place phrase) are the topic only when nothing else is asked.
@@ -392,6 +393,11 @@ class TopicIndex:
         said = [entry for entry in speaking if senses & _stems_of_text(entry.words)]
         # a HELD line is what the suspect saw or heard and kept back ("the plate room door stood ajar")
         kept_back = [entry for entry in speaking if entry.kind is EntryKind.HELD]
+        if _after_place_preposition(words, thing.start):
+            # "what did you hear [in the hall]?": a place is what was seen or heard only in its own line or a HELD
+            # one; another line that has the suspect hear something there ("in the hall it came through faint")
+            # leaves the place where they heard from
+            said = [entry for entry in said if entry is thing.cue.entry]
         return next(iter(said + kept_back), None)
 
 

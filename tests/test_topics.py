@@ -217,3 +217,7 @@ def test_whether_the_suspect_heard_a_thing_is_answered_by_the_line_that_says_the
     assert [text for _, text in suspect_lines(game.handle("Thwaite, did you notice anything on the door?"))] == [saw.words]
     # where no line says it, the line of the senses
     assert answer("Miss Marsden, did you see anything at the piano?") == line("marsden", "what she heard")
+    # a place is what was heard only in its own line: his line of the carols hears them "in the hall", and the hall
+    # is where he heard from
+    assert answer("Thwaite, what did you hear in the hall?") == line("thwaite", "what he heard and saw")
+    assert answer("Reverend, what could you hear from the Blue Room?") == line("keld", "what he heard")
