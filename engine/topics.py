@@ -17,7 +17,8 @@ the thing asked ("could you hear the waits from your room?") is a circumstance a
 no more than a plain verb of the senses, as plain: "what could you hear from the piano?"); a thing asked
 whether the suspect heard or saw it ("did you hear the stair door?") is answered by the line that says they
 heard or saw it, or by the HELD line that speaks of it (a place so asked, "what did you hear in the hall?", only by
-its own line); one of the six at a place ("did you see Mrs Ruddock
+its own line); after a way of asking about anything, the thing "about" names is asked ("was there anything odd
+about the bowl?", "... about it?" for the thing a lead-in names); one of the six at a place ("did you see Mrs Ruddock
 at the plate room door?") gets the line that has them there; a setting clause about others ("When the bell
 rang, ...") only says when, and one that places the suspect ("When you were out by the stables, ...") only
 sets the scene: their cues (its place phrase) are the topic only when nothing else is asked.
@@ -209,6 +210,7 @@ def _sentence_units(pieces: list[list[str]], *, asked: bool) -> list[Unit]:
 
 _DETERMINERS = frozenset("the her his your a my their its".split())
 _ANAPHORS = frozenset("it that this them those then there".split())  # words that point back at a lead-in sentence
+_POINTING = frozenset("it that this them those".split())  # the anaphors that stand for a thing ("about it")
 _Rank = tuple[int, int, int, int, int]
 
 
@@ -298,16 +300,23 @@ class TopicIndex:
                 continue
             refers_back = any(word in _ANAPHORS for unit in group for word in unit.words)
             if refers_back and around is not None and around[0][0] < best[0][0]:
-                return around[1]  # "The waits saw a candle. Did you see it?" asks about the candle
-            return best[1]
-        return around[1] if around is not None else None
+                return around[1].cue.entry  # "The waits saw a candle. Did you see it?" asks about the candle
+            if (
+                around is not None
+                and _about_it(group[-1].words)
+                and _asks_about_anything(best[1].cue)
+                and around[0][0] <= best[0][0]
+            ):
+                return around[1].cue.entry  # "The bowl: was there anything odd about it?" asks about the bowl
+            return best[1].cue.entry
+        return around[1].cue.entry if around is not None else None
 
-    def _best(self, group: Sequence[Unit], in_file: Callable[[FileEntry], bool]) -> tuple[_Rank, FileEntry] | None:
-        best: tuple[_Rank, FileEntry] | None = None
+    def _best(self, group: Sequence[Unit], in_file: Callable[[FileEntry], bool]) -> tuple[_Rank, _Hit] | None:
+        best: tuple[_Rank, _Hit] | None = None
         offset = 0
         for unit in group:
             for hit in self._weighed(unit, in_file):
-                ranked = (hit.rank(offset), hit.cue.entry)
+                ranked = (hit.rank(offset), hit)
                 if best is None or ranked[0] < best[0]:
                     best = ranked
             offset += len(unit.words)
@@ -364,7 +373,7 @@ class TopicIndex:
                     sensed = plain and any(_senses(other, unit.words) for other in before)
                     strength = CueStrength.PLAIN if sensed else CueStrength.NAME
             weighed.append(_Hit(hit.cue, hit.positions, strength))
-        return weighed
+        return _raise_after_about(unit.words, weighed)
 
     def _both(self, before: Sequence[_Hit], place: _Hit, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
         """The line that has one of the six at the place asked about ("did you see Mrs Ruddock [at the plate room
@@ -403,6 +412,7 @@ class TopicIndex:
 
 # The stems of hearing and of seeing: a question asked with one is answered by a line that says it.
 _SENSES = (frozenset({"hear", "heard", "listen"}), frozenset({"see", "saw", "seen", "notic", "watch", "spot"}))
+_INDEFINITE = frozenset(stem(word) for word in "anything anyone anybody something someone somebody nothing nobody".split())
 _SECOND_PERSON = frozenset("you your yours yourself you've you'd you'll you're".split())
 _TITLES_BEFORE_NAMES = frozenset("mr mrs miss ms dr the young old".split())
 _PLACE_PREPOSITIONS = frozenset("at in on by near with inside".split())
@@ -441,6 +451,36 @@ def _focus_at(words: Sequence[str]) -> int | None:
         if words[at] == "doing" and at >= 2 and words[at - 1] == "you" and words[at + 1] in _PLACE_PREPOSITIONS:
             return at
     return None
+
+
+def _raise_after_about(words: Sequence[str], hits: list[_Hit]) -> list[_Hit]:
+    """"Was there anything odd [about the bowl]?", "did you hear anything [about the will]?": after a way of asking
+    about anything, the thing the question is about is what is asked. Not after a thing or one of the six ("is Mrs
+    Ruddock telling the truth about the kitchen?" asks about her)."""
+    for about in (at for at, word in enumerate(words) if word == "about"):
+        before = [hit for hit in hits if hit.positions[-1] < about]
+        if not before or any(hit.strength >= CueStrength.SPECIFIC and not _asks_about_anything(hit.cue) for hit in before):
+            continue
+        end = about + 1  # the thing starts here, or after its determiners ("about [the] will" matches "the will" too)
+        while end < len(words) and words[end] in _DETERMINERS:
+            end += 1
+        return [
+            _Hit(hit.cue, hit.positions, hit.strength + 1)
+            if about < hit.start <= end and hit.strength >= CueStrength.SPECIFIC
+            else hit
+            for hit in hits
+        ]
+    return hits
+
+
+def _about_it(words: Sequence[str]) -> bool:
+    """Whether a question asks "about it" (or them, that, this): about a thing named before it."""
+    return any(word == "about" and following in _POINTING for word, following in zip(words, words[1:], strict=False))
+
+
+def _asks_about_anything(cue: Cue) -> bool:
+    """A way of asking ("what did you see") or a cue of anything at all ("anything odd", "hear anyone")."""
+    return _is_frame(cue) or bool(_INDEFINITE & set(cue.stems))
 
 
 def _after_place_preposition(words: Sequence[str], start: int) -> bool:

@@ -138,7 +138,6 @@ KNOWN_MISSES = frozenset(
         "Joel, what's the grey mare called?",
         "Joel, how far is it to Leeds?",
         "Mr. Keld, your room is by the back stair; did you go down it?",
-        "Thwaite - the plate room door, was there anything odd about it?",
         "The waits sang facing the house. Joel, what did you see from across the yard?",
         "Clergyman, did you see anyone on the back stair?",
         "Mr. Ormerod, the Reverend went down with you after the bell; what did you see?",

@@ -221,3 +221,15 @@ def test_whether_the_suspect_heard_a_thing_is_answered_by_the_line_that_says_the
     # is where he heard from
     assert answer("Thwaite, what did you hear in the hall?") == line("thwaite", "what he heard and saw")
     assert answer("Reverend, what could you hear from the Blue Room?") == line("keld", "what he heard")
+
+
+def test_a_thing_asked_about_after_a_way_of_asking_anything_is_the_topic() -> None:
+    question = "Mrs Ruddock, was there anything strange about the yard door?"
+    assert answer(question) == line("ruddock", "the yard door and the kitchen")
+    assert answer("Mr Ormerod, did you hear anything about the shares?") == line("ormerod", "her affairs")
+    # "about it" stands for the thing the lead-in names
+    assert answer("Thwaite, the sauce boats. Is there anything odd about them?") == line("thwaite", "the plate")
+    # with no thing after it, the way of asking decides
+    assert answer("Mrs Ruddock, was there anything strange about tonight?") == line("ruddock", "what she heard")
+    # not after one of the six as the subject: the question asks about them
+    assert answer("Thwaite, is Mrs Ruddock telling the truth about the kitchen?") == line("thwaite", "Mrs. Ruddock")
