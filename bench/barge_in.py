@@ -25,6 +25,7 @@ machine has.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from dataclasses import dataclass
@@ -66,13 +67,24 @@ class Heard:
     text: str
     usable: bool
     silence: bool  # barge_words would silence the Host
+    acts: bool  # barge_words would act at once over the Host (silence, repeat, next or skip)
+
+
+@dataclass
+class Short:
+    """One short utterance the short path scored (and whether it acted)."""
+
+    asked: float  # audio seconds: the pause long enough
+    pause_began: float  # audio seconds: where Silero's pause began
+    scores: Any  # ShortWordScores
+    word: Any  # ShortWord | None: what the short path took it as
 
 
 class Ears:
     """The listener's path, block by block in audio time, over one microphone signal."""
 
-    def __init__(self, pipeline: Any, case: Any, detector: str = "webrtc") -> None:
-        from voice_host.ears.echo import EchoCanceller, FarEnd, SpeexFrames
+    def __init__(self, pipeline: Any, case: Any, detector: str = "speex", scorer: Any = None, full: bool = True) -> None:
+        from voice_host.ears.echo import EchoCanceller, FarEnd, SpeexFrames, WebRtcFrames
         from voice_host.ears.vad import SileroVad
         from voice_host.understanding.complete import heard_complete
 
@@ -80,23 +92,27 @@ class Ears:
         self.case = case
         self.vad = SileroVad()
         self.far_end = FarEnd()
-        from voice_host.ears.echo import WebRtcFrames
-
         self.echo = EchoCanceller(detector=WebRtcFrames()) if detector == "webrtc" else EchoCanceller(SpeexFrames(suppress=True))
         self.complete = heard_complete
+        self.scorer = scorer
+        self.full = full  # the whole understanding too (off: only the short path is measured)
 
-    def hear(self, mic: Audio, played: Audio) -> list[Heard]:
+    def hear(self, mic: Audio, played: Audio) -> tuple[list[Heard], list[Short]]:
         from voice_host.cli.hear import fresh_game
-        from voice_host.loop.barge_in import BargeWords, barge_words
-        from voice_host.loop.listener import FeedOnlySource, InlineExecutor, Listener, Utterance
+        from voice_host.loop.barge_in import BargeWords, ShortPath, barge_words
+        from voice_host.loop.listener import FeedOnlySource, InlineExecutor, Listener, ShortHeard, Utterance
         from voice_host.loop.session import is_repeat_request
 
         now = [0.0]
         found: list[Heard] = []
+        shorts: list[Short] = []
         timings: list[float] = []
         game = fresh_game(self.case)
+        rule = ShortPath()
 
         def understand(audio: Audio) -> Any:
+            if not self.full:
+                return None
             started = time.perf_counter()
             heard = self.pipeline.passes.hear(audio, game, game.state.seats).heard
             timings.append(time.perf_counter() - started)
@@ -104,23 +120,40 @@ class Ears:
 
         def deliver(utterance: Utterance[Any]) -> None:
             heard = utterance.result
+            if heard is None:
+                return
             words = barge_words((heard.transcript, heard.text), heard.message, is_repeat_request(heard.text))
             began = utterance.began_at if utterance.began_at is not None else utterance.ended_at
             found.append(
                 Heard(began, utterance.ended_at, timings[-1] if timings else 0.0, heard.transcript, heard.text,
-                      heard.usable, words is BargeWords.SILENCE)
+                      heard.usable, words is BargeWords.SILENCE, words is not BargeWords.OTHER)
             )  # fmt: skip
+
+        def score(audio: Audio) -> Any:
+            scores = self.scorer.score(audio)
+            segmenter = listener.collector.segmenter
+            shorts.append(Short(now[0], now[0] - segmenter.silence_run, scores, rule.verdict(scores)))
+            return scores
+
+        def took(heard: ShortHeard) -> None:
+            pass  # every scoring is in `shorts`, with its verdict
 
         listener: Listener[Any] = Listener(
             FeedOnlySource(), self.vad, understand, deliver, executor=InlineExecutor(), clock=lambda: now[0],
             turn_complete=self.complete, echo=self.echo, far_end=self.far_end,
+            short_words=score if self.scorer is not None else None, on_short_word=took,
         )  # fmt: skip
         listener.begin_speaking()
         for at in range(0, len(mic) - BLOCK_SAMPLES + 1, BLOCK_SAMPLES):
             self.far_end.push(played[at : at + BLOCK_SAMPLES], SAMPLE_RATE)
             now[0] = (at + BLOCK_SAMPLES) / SAMPLE_RATE
             listener.feed(mic[at : at + BLOCK_SAMPLES])
-        return found
+        return found, shorts
+
+
+def shown(short: Short) -> str:
+    ranked = ", ".join(f"{word.value} {value:.2f}" for word, value in short.scores.ranked()[:2])
+    return f"{short.scores.phrase[short.scores.ranked()[0][0]]!r} ({ranked})"
 
 
 def listed(heard: list[Heard]) -> str:
@@ -151,103 +184,203 @@ def night_replies(case: Any) -> list[Reply]:
     return [r for r in replies if r.spoken_parts]
 
 
+def other_words(count: int) -> list[Any]:
+    """Tune fixtures said over the Host that must never act at once: table talk, and short messages that
+    are not next, skip or repeat (alternately, seeded)."""
+    from audio_fixtures.corpus import Split
+    from audio_fixtures.fixtures import load_fixtures
+    from voice_host.loop.barge_in import silence_words
+
+    fixtures = [f for f in load_fixtures(Split.TUNE) if f.command not in ("next", "pass", "repeat") and not silence_words(f.said)]
+    talk = [f for f in fixtures if f.kind in ("table_talk", "other")]
+    short = [f for f in fixtures if f not in talk and len(f.said.split()) <= 3]
+    rng = np.random.default_rng(77)
+    rng.shuffle(talk)
+    rng.shuffle(short)
+    mixed = [pick for pair in zip(talk, short, strict=False) for pick in pair]
+    return mixed[:count]
+
+
+def pick(times: list[float], q: float) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--trials", type=int, default=20)
+    parser.add_argument("--trials", type=int, default=20, help="stop words said over the Host")
+    parser.add_argument("--others", type=int, default=20, help="other words (tune table talk and short messages) said over it")
+    parser.add_argument(
+        "--voices", choices=("tune", "test"), default="tune", help="the players' voices (test: the final figure only)"
+    )
     parser.add_argument("--no-night", action="store_true")
     parser.add_argument("--nights", type=int, default=3, help="the night through this many seeded echo paths")
     parser.add_argument("--detector", choices=("webrtc", "speex"), default="speex", help="what Silero listens to")
+    parser.add_argument("--no-short", action="store_true", help="without the short path (the whole understanding only)")
+    parser.add_argument("--model", choices=("tiny.en", "base"), default="tiny.en", help="the short path's Whisper")
+    parser.add_argument("--padding", type=float, default=1.0, help="the short path's encoder window: the utterance plus this")
+    parser.add_argument("--short-only", action="store_true", help="no whole understanding (quicker, to shape the short path)")
+    parser.add_argument("--scores", action="store_true", help="print every short-path score (to shape thresholds, tune only)")
     args = parser.parse_args()
 
+    from audio_fixtures.corpus import Split
+    from audio_fixtures.fixtures import FixtureAudio, load_fixtures
+    from audio_fixtures.voices import Renderer, voices
+    from models.locate import WhisperModelName
     from voice_host.cli.hear import HearPipeline
+    from voice_host.ears.asr import RecognitionOptions
+    from voice_host.ears.short_words import ShortWord, ShortWordScorer
     from voice_host.loop.casefiles import load_bundled_case
     from voice_host.mouth.tts import Synthesizer, default_voice_map
 
     case = load_bundled_case()
     pipeline = HearPipeline(case, use_vad=False)
-    voices = default_voice_map(tuple(s.key for s in case.suspects))
-    synthesizer = Synthesizer(voices, output_rate=SAMPLE_RATE)
+    scorer = None
+    if not args.no_short:
+        options = RecognitionOptions(model=WhisperModelName(args.model), window_padding_seconds=args.padding)
+        scorer = ShortWordScorer(options)
+    host_voices = default_voice_map(tuple(s.key for s in case.suspects))
+    synthesizer = Synthesizer(host_voices, output_rate=SAMPLE_RATE)
     impulses = RoomImpulses()
     replies = night_replies(case)
     narration = spoken(synthesizer, replies[:3])  # the opening and the first answers: plenty for the trials
-
-    from voice_host.mouth.tts import SpeechLine
-
-    times: list[float] = []
-    rows: list[str] = []
+    players = voices(Split.TUNE if args.voices == "tune" else Split.TEST)
+    renderer = Renderer()
     length = int((WARM_SECONDS + TRIAL_SECONDS) * SAMPLE_RATE)
-    for n in range(args.trials):
-        rng = np.random.default_rng(5000 + n)
+
+    def over_host(key: str, seed: int, clean: Audio) -> tuple[list[Heard], list[Short], float, float, str]:
+        """The player's `clean` words said over the Host at a seeded moment: what was heard, and where."""
+        rng = np.random.default_rng(seed)
         start = int(rng.integers(0, len(narration) - length))
         played = narration[start : start + length]
-        path: EchoPath = echo_path(f"barge-{n}")
-        where = f"{path.delay_seconds * 1000:.0f} ms / {path.gain_db:.0f} dB"
+        path: EchoPath = echo_path(key)
         echo = path.apply(played)
-        said = STOP_WORDS[n % len(STOP_WORDS)]
-        role = case.suspects[n % len(case.suspects)].key
-        clean = synthesizer.synthesize(SpeechLine(role, said, 0)).audio
-        end = word_end(clean)
-        voice, _ = in_room(clean, f"barge-{n}", impulses)
+        voice, _ = in_room(clean, key, impulses)
         voice = voice * (active_rms(echo) * 10 ** (float(rng.uniform(-6.0, 6.0)) / 20) / active_rms(voice))
         at = int(rng.integers(int((WARM_SECONDS + 2) * SAMPLE_RATE), length - len(voice) - SAMPLE_RATE))
         mic = echo.copy()
         mic[at : at + len(voice)] += voice
-        ears = Ears(pipeline, case, args.detector)
-        heard = ears.hear(mic.astype(np.float32), played)
-        word_over = at / SAMPLE_RATE + end
-        # The player's stop words: heard during them or after (a first "Wait." of "Wait, wait." counts).
-        stops = [h for h in heard if h.silence and h.ended > at / SAMPLE_RATE]
+        heard, shorts = Ears(pipeline, case, args.detector, scorer, not args.short_only).hear(mic.astype(np.float32), played)
+        return (
+            heard,
+            shorts,
+            at / SAMPLE_RATE,
+            at / SAMPLE_RATE + word_end(clean),
+            f"{path.delay_seconds * 1000:.0f} ms / {path.gain_db:.0f} dB",
+        )
+
+    times: list[float] = []
+    parts: list[tuple[float, float, float]] = []  # Silero's lag, the pause waited, recognition (wall)
+    rows: list[str] = []
+    for n in range(args.trials):
+        said = STOP_WORDS[n % len(STOP_WORDS)]
+        voice = players[n % len(players)]
+        clean = renderer.render(said, voice, seed=n)
+        heard, shorts, began, word_over, where = over_host(f"barge-{n}", 5000 + n, clean)
+        for short in shorts if args.scores else []:
+            print(
+                f"score stop-trial {n} {voice.name} {said!r} at {short.asked - word_over:+.2f} s: {short.scores.ranked()}",
+                file=sys.stderr,
+            )
+        taken = [s for s in shorts if s.word is ShortWord.STOP and s.asked > began]
+        stops = [h for h in heard if h.silence and h.ended > began]
         others = [h for h in heard if h not in stops]
-        if stops:
-            first = stops[0]
-            barge = first.ended - word_over + first.understand_seconds + SPEAKER_BLOCK_SECONDS
-            times.append(barge)
-            heard_as = f"{first.transcript!r}"
-            rows.append(f"| {n} | {said} at {word_over:.1f} s | {where} | {heard_as} | {barge:.2f} s | {listed(others)} |")
+        wrong = [s for s in shorts if s.word is not None and s not in taken]
+        if taken:
+            first = taken[0]
+            lag, pause, recognition = first.pause_began - word_over, first.asked - first.pause_began, first.scores.seconds
+            barge = lag + pause + recognition + SPEAKER_BLOCK_SECONDS
+            parts.append((lag, pause, recognition))
+            how = f"short path {shown(first)}: lag {lag:.2f} + pause {pause:.2f} + recognition {recognition:.2f} s"
+        elif stops:
+            first_stop = stops[0]
+            barge = first_stop.ended - word_over + first_stop.understand_seconds + SPEAKER_BLOCK_SECONDS
+            waited, took_s = first_stop.ended - word_over, first_stop.understand_seconds
+            how = f"whole understanding {first_stop.transcript!r}: pause {waited:.2f} + understanding {took_s:.2f} s"
         else:
-            heard_as = listed(heard)
-            rows.append(f"| {n} | {said} at {word_over:.1f} s | {where} | missed ({heard_as}) | - | {listed(others)} |")
+            barge = math.nan
+            how = "missed (" + ("; ".join(shown(s) for s in shorts) or "nothing scored") + f"; heard {listed(heard)})"
+        if not math.isnan(barge):
+            times.append(barge)
+        also = listed(others) + ("; short path took " + ", ".join(f"{s.word.value} {shown(s)}" for s in wrong) if wrong else "")
+        rows.append(f"| {n} | {said} ({voice.name}) at {word_over:.1f} s | {where} | {how} | "
+                    f"{'-' if math.isnan(barge) else f'{barge:.2f} s'} | {also} |")  # fmt: skip
         print(rows[-1], file=sys.stderr, flush=True)
 
+    other_rows: list[str] = []
+    false_acts = 0
+    others_list = other_words(args.others)
+    audio = FixtureAudio(load_fixtures(Split.TUNE))
+    for n, fixture in enumerate(others_list):
+        clean = audio.clean(fixture.id)
+        heard, shorts, began, word_over, where = over_host(f"other-{n}", 7000 + n, clean)
+        for short in shorts if args.scores else []:
+            print(
+                f"score other {n} {fixture.voice} {fixture.said!r} at {short.asked - word_over:+.2f} s: {short.scores.ranked()}",
+                file=sys.stderr,
+            )
+        acted = [f"short path: {s.word.value} {shown(s)}" for s in shorts if s.word is not None]
+        acted += [f"whole understanding: {h.transcript!r}" for h in heard if h.acts]
+        false_acts += 1 if acted else 0
+        other_rows.append(f"| {n} | {fixture.said} ({fixture.voice}) | {where} | {'; '.join(acted) or 'none'} | {len(shorts)} |")
+        print(other_rows[-1], file=sys.stderr, flush=True)
+
     print("## Barge-in\n")
-    command = f"python bench/barge_in.py --trials {args.trials} --detector {args.detector}"
-    print(f"`{command}`" + (" --no-night" if args.no_night else "") + "\n")
-    if times:
-        ordered = sorted(times)
+    command = f"python bench/barge_in.py --trials {args.trials} --others {args.others} --voices {args.voices}"
+    command += f" --detector {args.detector}"
+    command += " --no-short" if args.no_short else f" --model {args.model} --padding {args.padding:g}"
+    print(f"`{command}" + (" --no-night" if args.no_night else f" --nights {args.nights}") + "`\n")
+    if args.trials:
         within = sum(1 for t in times if t <= 0.5)
-
-        def pick(q: float) -> float:
-            return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
-
         print(
-            f"Stop words heard and acted on: {len(times)}/{args.trials}; end of the word to silence p50 "
-            f"{pick(50):.2f} s, p90 {pick(90):.2f} s, p95 {pick(95):.2f} s; within 0.5 s: {within}/{args.trials}.\n"
+            f"Stop words acted on: {len(times)}/{args.trials}"
+            + (f"; end of the word to silence p50 {pick(times, 50):.2f} s, p90 {pick(times, 90):.2f} s" if times else "")
+            + f"; within 0.5 s: {within}/{args.trials}.\n"
         )
-    print("| trial | said | echo path | heard as | end of word to silence | other utterances |")
-    print("|---|---|---|---|---|---|")
-    for row in rows:
-        print(row)
+    if parts:
+        lags, pauses, recognitions = zip(*parts, strict=True)
+        print(
+            f"Short path, the parts (p50 / p90): Silero's lag {pick(list(lags), 50):.2f} / {pick(list(lags), 90):.2f} s, "
+            f"the pause waited {pick(list(pauses), 50):.2f} / {pick(list(pauses), 90):.2f} s (audio time), "
+            f"recognition {pick(list(recognitions), 50):.2f} / {pick(list(recognitions), 90):.2f} s (wall, under this load), "
+            f"the speaker's buffer {SPEAKER_BLOCK_SECONDS:.3f} s.\n"
+        )
+    if args.trials:
+        print("| trial | said (voice) at the word's end | echo path | how it acted | end of word to silence | other utterances |")
+        print("|---|---|---|---|---|---|")
+        for row in rows:
+            print(row)
+    if others_list:
+        print(f"\nOther words over the Host: {false_acts}/{len(others_list)} would have acted at once (false stops).\n")
+        print("| n | said (voice) | echo path | acted at once | short-path scorings |")
+        print("|---|---|---|---|---|")
+        for row in other_rows:
+            print(row)
 
     if not args.no_night:
         played = spoken(synthesizer, replies)
         for night in range(args.nights):
             path = echo_path(f"night-{night}")
             echo = path.apply(played)
-            ears = Ears(pipeline, case, args.detector)
+            ears = Ears(pipeline, case, args.detector, scorer)
             started = time.perf_counter()
-            heard = ears.hear(echo, played)
+            heard, shorts = ears.hear(echo, played)
             seconds = time.perf_counter() - started
             usable = [h for h in heard if h.usable]
-            silencing = [h for h in heard if h.silence]
+            acting = [h for h in heard if h.acts]
+            taken = [s for s in shorts if s.word is not None]
             print(
                 f"\nNight {night + 1}: {len(replies)} replies, {len(played) / SAMPLE_RATE / 60:.1f} min of the Host through "
                 f"one echo path ({path.delay_seconds * 1000:.0f} ms, {path.gain_db:.0f} dB, room {path.room}, "
                 f"RT60 {path.rt60:.2f} s), "
                 f"heard in {seconds:.0f} s: {len(heard)} utterances handed on, {len(usable)} usable messages "
-                f"(self-triggered), {len(silencing)} that would have silenced the Host."
+                f"(self-triggered), {len(acting)} that would have acted at once; the short path scored {len(shorts)} "
+                f"and took {len(taken)} (false stops)."
             )
             for h in heard:
                 print(f"- at {h.began:.1f} s: {h.transcript!r} -> {h.text!r}{' (USABLE)' if h.usable else ''}")
+            for s in taken:
+                print(f"- short path at {s.asked:.1f} s: {s.word.value} {shown(s)}")
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.messages import Command, Message, MessageKind
-from voice_host.loop.barge_in import BargeAction, BargeIn, BargeWords, HostTalk, barge_words, silence_words
+from voice_host.ears.short_words import ShortWord, ShortWordScores
+from voice_host.loop.barge_in import BargeAction, BargeIn, BargeWords, HostTalk, ShortPath, barge_words, silence_words
 
 RULE = BargeIn(tail_seconds=0.3)
 
@@ -81,3 +82,45 @@ def test_words_after_the_host_stopped_are_handled_as_always() -> None:
     finished = HostTalk(started_at=10.0, stopped_at=12.0)
     assert RULE.decide(BargeWords.SILENCE, began_at=14.0, ended_at=14.4, host=finished) is BargeAction.NOT_OVER_HOST
     assert RULE.decide(BargeWords.OTHER, began_at=14.0, ended_at=15.0, host=None) is BargeAction.NOT_OVER_HOST
+
+
+# --- the short path: a short utterance over the Host scored as a stop, repeat, next or skip word -------
+
+SHORT = ShortPath(pause_seconds=0.1, max_speech_seconds=1.2, tail_seconds=0.3, floor=-2.0, margin=1.5)
+
+
+def scores(**best: float) -> ShortWordScores:
+    found = {ShortWord(name): value for name, value in best.items()}
+    return ShortWordScores(found, {word: word.value for word in found}, seconds=0.05, audio_seconds=0.8)
+
+
+def test_a_short_utterance_over_the_host_is_scored_once_a_short_pause_follows() -> None:
+    talking = HostTalk(started_at=10.0)
+    assert SHORT.should_score(talking, now=12.0, speech_seconds=0.5, pause_seconds=0.1)
+    assert not SHORT.should_score(talking, now=12.0, speech_seconds=0.5, pause_seconds=0.05)  # still a word gap
+
+
+def test_a_long_utterance_is_never_scored_as_a_short_word() -> None:
+    # Table talk goes to the whole understanding: it is kept, never a stop.
+    assert not SHORT.should_score(HostTalk(started_at=10.0), now=14.0, speech_seconds=1.5, pause_seconds=0.2)
+
+
+def test_only_words_over_the_host_or_its_tail_are_scored() -> None:
+    stopped = HostTalk(started_at=10.0, stopped_at=12.0)
+    assert SHORT.should_score(stopped, now=12.2, speech_seconds=0.4, pause_seconds=0.1)  # its voice still in the room
+    assert not SHORT.should_score(stopped, now=12.5, speech_seconds=0.4, pause_seconds=0.1)
+    assert not SHORT.should_score(None, now=12.0, speech_seconds=0.4, pause_seconds=0.1)
+
+
+def test_a_short_word_that_stands_out_is_acted_on() -> None:
+    assert SHORT.verdict(scores(stop=-0.8, repeat=-4.0, next=-5.0, skip=-6.0)) is ShortWord.STOP
+    assert SHORT.verdict(scores(stop=-4.0, repeat=-4.5, next=-0.5, skip=-6.0)) is ShortWord.NEXT
+
+
+def test_a_short_word_that_fits_badly_is_not_acted_on() -> None:
+    assert SHORT.verdict(scores(stop=-2.5, repeat=-5.0, next=-5.0, skip=-6.0)) is None  # under the floor
+
+
+def test_two_short_words_that_fit_alike_are_not_acted_on() -> None:
+    assert SHORT.verdict(scores(stop=-1.0, repeat=-1.8, next=-5.0, skip=-6.0)) is None  # within the margin
+    assert SHORT.verdict(scores()) is None

@@ -6,6 +6,9 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Executor, Future
+from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,10 +16,12 @@ import pytest
 from engine.replies import PartKind, Reply, ReplyPart
 from voice_host.ears.audio import DeviceLostError, NoMicrophoneError
 from voice_host.ears.echo import EchoCanceller, FarEnd
+from voice_host.ears.short_words import ShortWord, ShortWordScores
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.ears.vad import SegmenterSettings
+from voice_host.loop.barge_in import ShortPath
 from voice_host.loop.events import MicLevel, MicStatus
-from voice_host.loop.listener import InlineExecutor, Listener, ListenerSettings, Utterance
+from voice_host.loop.listener import InlineExecutor, Listener, ListenerSettings, ShortHeard, Utterance
 from voice_host.mouth.host_voice import HostVoice
 from voice_host.mouth.tts import SpeechLine, SpokenSentence
 
@@ -837,3 +842,96 @@ def test_until_the_canceller_has_heard_enough_of_the_host_the_microphone_is_shut
     player = [(b + (0.5 if 10 <= i < 16 else 0.0)).astype(np.float32) for i, b in enumerate(more)]
     feed_with_far_end(h, far_end, clock, player, more)
     assert len(h.utterances) == 1  # said once it had settled: heard
+
+
+# --- the short path over the Host -------------------------------------------------------------------------
+
+
+def fake_short_words(audio: Audio) -> ShortWordScores:
+    """Speech at 0.6 is a clear "Stop."; anything else fits no short word."""
+    stop = -0.2 if bool(np.any(audio == np.float32(0.6))) else -6.0
+    best = {ShortWord.STOP: stop, ShortWord.REPEAT: -5.0, ShortWord.NEXT: -5.0, ShortWord.SKIP: -7.0}
+    return ShortWordScores(best, {word: word.value for word in best}, seconds=0.01, audio_seconds=len(audio) / RATE)
+
+
+class ManualExecutor(InlineExecutor):
+    """Holds each job until `run_all` (a verdict that comes late)."""
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[Future[Any], Callable[..., Any], tuple[Any, ...]]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.waiting.append((future, fn, args))
+        return future
+
+    def run_all(self) -> None:
+        waiting, self.waiting = self.waiting, []
+        for future, fn, args in waiting:
+            future.set_result(fn(*args))
+
+
+SHORT_SETTINGS = replace(SETTINGS, short_path=ShortPath(pause_seconds=0.1, max_speech_seconds=0.6, floor=-1.0, margin=1.0))
+
+
+def short_harness(executor: Executor | None = None) -> tuple[Harness, FarEnd, Clock, list[ShortHeard]]:
+    h, far_end, clock = echo_harness()
+    taken: list[ShortHeard] = []
+    h.listener = Listener(
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append, SHORT_SETTINGS,
+        executor=executor or InlineExecutor(), clock=clock,
+        echo=EchoCanceller(Subtract(), Subtract(), passthrough_after_seconds=1.0, settle_seconds=0.0),
+        far_end=far_end, short_words=fake_short_words, on_short_word=taken.append,
+    )  # fmt: skip
+    h.listener.begin_speaking()
+    return h, far_end, clock, taken
+
+
+def over_quiet_host(h: Harness, far_end: FarEnd, clock: Clock, blocks: list[Audio]) -> None:
+    feed_with_far_end(h, far_end, clock, blocks, silence(len(blocks)))
+
+
+def test_a_short_stop_over_the_host_acts_after_a_short_pause_and_goes_nowhere_else() -> None:
+    h, far_end, clock, taken = short_harness()
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 6))
+    over_quiet_host(h, far_end, clock, silence(1))
+    assert taken == []  # (the canceller's 10 ms lag carries the word into this block)
+    over_quiet_host(h, far_end, clock, silence(2))  # 0.1 s of pause
+    assert [t.word for t in taken] == [ShortWord.STOP]
+    assert taken[0].asked_at - taken[0].ended_at == pytest.approx(0.1)  # scored after 0.1 s of pause
+    over_quiet_host(h, far_end, clock, silence(20))
+    assert h.utterances == [] and h.understood == []  # the whole understanding never hears it
+
+
+def test_words_after_a_stop_are_a_new_utterance() -> None:
+    h, far_end, clock, taken = short_harness()
+    over_quiet_host(h, far_end, clock, speech(0.6, 6) + silence(3) + speech(0.5, 20) + silence(12))
+    assert len(taken) == 1 and len(h.utterances) == 1
+    assert 0.6 not in h.utterances[0].audio and 0.5 in h.utterances[0].audio
+
+
+def test_other_short_words_over_the_host_go_the_usual_way() -> None:
+    h, far_end, clock, taken = short_harness()
+    over_quiet_host(h, far_end, clock, speech(0.5, 6) + silence(12))
+    assert taken == [] and len(h.utterances) == 1
+
+
+def test_a_long_utterance_over_the_host_is_not_scored_as_a_short_word() -> None:
+    h, far_end, clock, taken = short_harness()
+    over_quiet_host(h, far_end, clock, speech(0.6, 16) + silence(12))  # 0.8 s: over the 0.6 s limit
+    assert taken == [] and len(h.utterances) == 1
+
+
+def test_a_verdict_that_comes_after_speech_resumed_is_not_acted_on() -> None:
+    executor = ManualExecutor()
+    h, far_end, clock, taken = short_harness(executor)
+    over_quiet_host(h, far_end, clock, speech(0.6, 4) + silence(2) + speech(0.5, 2))  # "Stop ... Keld"
+    executor.run_all()
+    assert taken == []
+
+
+def test_without_the_host_talking_a_short_word_goes_the_usual_way() -> None:
+    h, far_end, clock, taken = short_harness()
+    h.listener.end_speaking()
+    over_quiet_host(h, far_end, clock, silence(10) + speech(0.6, 6) + silence(12))
+    assert taken == [] and len(h.utterances) == 1

@@ -154,6 +154,10 @@ class UtteranceCollector:
             return CollectorStep(event, audio)
         return CollectorStep(event)
 
+    def so_far(self) -> Audio:
+        """The utterance being collected, up to now (it goes on being collected)."""
+        return self._joined()
+
     def finish(self) -> Audio:
         """End the utterance now (the turn was judged over before the hangover ran out): its audio."""
         audio = self._joined()

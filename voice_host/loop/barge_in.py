@@ -15,12 +15,14 @@ when the Host's talk began and stopped), and says what the screen does (`BargeAc
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
 
 from engine.messages import Command, Message
+from voice_host.ears.short_words import ShortWord, ShortWordScores
 
 ONE_AT_A_TIME = "One at a time, please: ask me again when I have finished."
 
@@ -116,3 +118,38 @@ class BargeIn:
         if words is BargeWords.COMMAND:
             return BargeAction.COMMAND
         return BargeAction.DROP if host.answering_voice else BargeAction.KEEP
+
+
+@dataclass(frozen=True)
+class ShortPath:
+    """The short path over the Host (docs/speech.md "Barge-in"): when a short utterance is scored as a
+    stop, repeat, next or skip word, and when that score is clear enough to act on at once.
+
+    Pure, like `BargeIn`: fed the Host's talk, the listener's clock, how much speech and how much pause
+    the utterance has so far, and the short words' scores (voice_host/ears/short_words.py).
+    """
+
+    pause_seconds: float = 0.1  # a pause this long after a short utterance has it scored
+    max_speech_seconds: float = 1.2  # longer utterances are never a stop word: the whole understanding hears them
+    tail_seconds: float = 0.3  # as `BargeIn.tail_seconds`: the Host's voice outlasts its last sample
+    floor: float = -0.5  # the best kind's mean token log-probability must reach this
+    margin: float = 1.0  # ... and beat every other kind's by this much
+
+    def host_talking(self, host: HostTalk | None, now: float) -> bool:
+        return host is not None and (host.stopped_at is None or now < host.stopped_at + self.tail_seconds)
+
+    def should_score(self, host: HostTalk | None, now: float, speech_seconds: float, pause_seconds: float) -> bool:
+        """Score the short words now: the Host talks, the utterance is short and a pause follows it."""
+        if not self.host_talking(host, now):
+            return False
+        return 0 < speech_seconds <= self.max_speech_seconds + 1e-9 and pause_seconds + 1e-9 >= self.pause_seconds
+
+    def verdict(self, scores: ShortWordScores) -> ShortWord | None:
+        """The short word to act on, or None when no kind stands out clearly."""
+        ranked = scores.ranked()
+        if not ranked:
+            return None
+        (word, top), runner_up = ranked[0], (ranked[1][1] if len(ranked) > 1 else -math.inf)
+        if top < self.floor or top - runner_up < self.margin:
+            return None
+        return word

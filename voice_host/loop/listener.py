@@ -36,10 +36,11 @@ import numpy as np
 
 from voice_host.ears.audio import MICROPHONE_LOST, AudioUnavailableError, DeviceLostError
 from voice_host.ears.echo import EchoCanceller, FarEnd
+from voice_host.ears.short_words import ShortWord, ShortWordScores
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.ears.turn import EndOfTurn
 from voice_host.ears.vad import SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
-from voice_host.loop.barge_in import HostTalk
+from voice_host.loop.barge_in import HostTalk, ShortPath
 from voice_host.loop.events import MicLevel, MicStatus
 
 T = TypeVar("T")
@@ -103,6 +104,7 @@ class ListenerSettings:
     retry_seconds: float = 1.0  # how often to look for a lost microphone
     read_timeout: float = 0.2
     level_every_seconds: float = 0.1  # HEARING level updates at most this often
+    short_path: ShortPath = field(default_factory=ShortPath)  # stop words over the Host
 
 
 @dataclass(frozen=True)
@@ -122,6 +124,19 @@ class Utterance(Generic[T]):
     def wait_seconds(self) -> float:
         """End of speech to result: what the table waits for recognition after it stops talking."""
         return self.ready_at - self.ended_at
+
+
+@dataclass(frozen=True)
+class ShortHeard:
+    """A short utterance over the Host taken as a stop, repeat, next or skip word by the short path."""
+
+    word: ShortWord
+    scores: ShortWordScores
+    began_at: float  # clock time the first kept sample was heard (pre-roll included)
+    ended_at: float  # clock time its pause began (the end of the words, as Silero heard it)
+    asked_at: float  # clock time the scoring was asked for (the pause long enough)
+    decided_at: float  # clock time the verdict came
+    host: HostTalk
 
 
 def input_level(block: Audio) -> float:
@@ -148,9 +163,13 @@ class Listener(Generic[T]):
         turn_complete: Callable[[T], bool] | None = None,
         echo: EchoCanceller | None = None,
         far_end: FarEnd | None = None,
+        short_words: Callable[[Audio], ShortWordScores] | None = None,
+        on_short_word: Callable[[ShortHeard], None] | None = None,
     ) -> None:
         """`turn_complete` is the text signal: without it every turn waits out the hangover ceiling.
-        `echo` and `far_end` together keep the microphone open while the Host speaks."""
+        `echo` and `far_end` together keep the microphone open while the Host speaks. `short_words`
+        scores a short utterance over the Host as a stop, repeat, next or skip word (the short path,
+        `ShortPath`); one it takes goes to `on_short_word` at once, and nowhere else."""
         self.source = source
         self.echo = echo if far_end is not None else None
         self.far_end = far_end if echo is not None else None
@@ -163,6 +182,10 @@ class Listener(Generic[T]):
         self._own_executor = executor is None
         self._executor_closed = False
         self.executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="understand")
+        self.short_words = short_words if on_short_word is not None else None
+        self.on_short_word = on_short_word
+        # Its own worker, so a stop word never queues behind the understanding of earlier words.
+        self.short_executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="short words")
         self.clock = clock
         self.collector = UtteranceCollector(self.settings.segmenter, source.sample_rate)
         self._lock = threading.Lock()
@@ -181,6 +204,11 @@ class Listener(Generic[T]):
         self._thread: threading.Thread | None = None
         self._host: HostTalk | None = None  # the Host's latest talk
         self._began_at: float | None = None  # when the utterance being collected began
+        # The short path: each pause of an utterance has its own number; a verdict counts only while its
+        # pause lasts (speech resuming, or the utterance ending, moves the number on).
+        self._pause_id = 0
+        self._short_asked = False  # the current pause has been scored
+        self._short_taken: int | None = None  # the pause whose words the short path took
 
     # --- controls (any thread) ---
 
@@ -238,6 +266,7 @@ class Listener(Generic[T]):
             self.far_end.reset()  # what was played before the microphone opened can never be heard
         if self._own_executor and self._executor_closed:
             self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="understand")
+            self.short_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="short words")
             self._executor_closed = False
         self._stop.clear()
         self._report_idle()
@@ -252,6 +281,7 @@ class Listener(Generic[T]):
         self.source.stop()
         if self._own_executor:
             self.executor.shutdown(wait=False, cancel_futures=True)
+            self.short_executor.shutdown(wait=False, cancel_futures=True)
             self._executor_closed = True
 
     def _run(self) -> None:
@@ -317,9 +347,12 @@ class Listener(Generic[T]):
                 self._report_idle()
             return
 
+        self._drop_taken()
         is_speech = self.detector.probability(detect) >= self.settings.speech_threshold
         step = self.collector.add(block, is_speech)
         event = step.event
+        if is_speech and self._short_asked:
+            self._next_pause()  # speech again: the scored pause is over
         if event is SegmentEvent.SPEECH_STARTED:
             self._since_level = 0.0
             kept = self.collector.segmenter.utterance_seconds + self.settings.segmenter.pre_roll_seconds
@@ -336,13 +369,74 @@ class Listener(Generic[T]):
         if self._turn_over():
             self._finish(self.collector.finish(), cut=False)
             return
+        self._score_short(step.audio)
         if self.collector.collecting:
             self._since_level += seconds
             if self._since_level >= self.settings.level_every_seconds:
                 self._since_level = 0.0
                 self._emit_unless_speaking(MicLevel(MicStatus.HEARING, level=input_level(block)))
 
+    def _score_short(self, audio: Audio | None) -> None:
+        """A short utterance over the Host, now in a short pause: score the short words on it."""
+        segmenter = self.collector.segmenter
+        if self.short_words is None or self._short_asked or not self.collector.collecting:
+            return
+        now = self.clock()
+        speech = segmenter.utterance_seconds - segmenter.silence_run
+        if not self.settings.short_path.should_score(self._host, now, speech, segmenter.silence_run):
+            return
+        self._short_asked = True
+        host = self._host
+        assert host is not None  # should_score: the Host is talking
+        audio = audio if audio is not None else self.collector.so_far()
+        began_at = self._began_at if self._began_at is not None else now - segmenter.utterance_seconds
+        ended_at, pause = now - segmenter.silence_run, self._pause_id
+        score = self.short_words
+
+        def decide(done: Future[ShortWordScores]) -> None:
+            try:
+                scores = done.result()
+            except Exception:  # the whole understanding still hears the utterance
+                log.exception("the short words could not be scored")
+                return
+            word = self.settings.short_path.verdict(scores)
+            log.debug("short words %s in %.2f s: %s", [(w.value, round(s, 2)) for w, s in scores.ranked()], scores.seconds, word)
+            if word is None or self.on_short_word is None:
+                return
+            with self._lock:
+                if pause != self._pause_id:
+                    return  # speech went on, or the utterance was already handed on
+                self._short_taken = pause
+            self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
+
+        assert score is not None
+        self.short_executor.submit(score, audio).add_done_callback(decide)
+
+    def _next_pause(self) -> None:
+        with self._lock:
+            self._pause_id += 1
+            self._short_asked = False
+
+    def _drop_taken(self) -> None:
+        """The short path took the utterance being collected: drop it (what follows is a new one)."""
+        with self._lock:
+            taken, self._short_taken = self._short_taken, None
+            if taken is None or taken != self._pause_id:
+                return
+        self.collector.reset()
+        self._discard_early()
+        self._began_at = None
+        self._next_pause()
+
     def _finish(self, audio: Audio, cut: bool) -> None:
+        with self._lock:
+            taken = self._short_taken is not None and self._short_taken == self._pause_id
+            self._short_taken = None
+        self._next_pause()
+        if taken:  # the short path already acted on these words
+            self._discard_early()
+            self._began_at = None
+            return
         ended_at = self.clock()
         began_at, self._began_at = self._began_at, None
         host = self._host if self.echo is not None else None

