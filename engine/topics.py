@@ -24,7 +24,8 @@ rang, ...") only says when, and one that places the suspect ("When you were out 
 sets the scene: their cues (its place phrase) are the topic only when nothing else is asked.
 
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
-three or more words, through two intervening words ("where exactly were you").
+three or more words, through two intervening words ("where exactly were you"); a cue's closing "her" also
+matches the dead woman named in its place ("found her": "found the mistress").
 """
 
 from __future__ import annotations
@@ -210,6 +211,8 @@ def _sentence_units(pieces: list[list[str]], *, asked: bool) -> list[Unit]:
 
 _DETERMINERS = frozenset("the her his your a my their its".split())
 _ANAPHORS = frozenset("it that this them those then there".split())  # words that point back at a lead-in sentence
+_HER = "her"
+_BEFORE_HER_NAME = frozenset("the your my our mr mrs miss".split())  # "found [the] mistress", "saw [your] aunt"
 _POINTING = frozenset("it that this them those".split())  # the anaphors that stand for a thing ("about it")
 _Rank = tuple[int, int, int, int, int]
 
@@ -234,13 +237,21 @@ class _Hit:
         return (-self.strength, min(self.gaps, 1), order + self.start, -len(self.positions), -recent)
 
 
-def _match(stems_wanted: Sequence[str], max_gap: int, words: Sequence[str], start: int) -> tuple[int, ...] | None:
-    """The positions where `stems_wanted` matches `words` from `start` (its first stem is there), or None."""
+def _match(
+    stems_wanted: Sequence[str], max_gap: int, words: Sequence[str], start: int, dead_woman: Callable[[int], int]
+) -> tuple[int, ...] | None:
+    """The positions where `stems_wanted` matches `words` from `start` (its first stem is there), or None. A cue's
+    closing "her" also matches the dead woman named in its place ("found her" in "found the mistress"):
+    `dead_woman(at)` is where her name ends when it starts at `at`, else `at`."""
     positions = [start]
     at, gaps = start + 1, 0
-    for wanted in stems_wanted[1:]:
-        while at < len(words) and words[at] != wanted and gaps < max_gap:
+    for index, wanted in enumerate(stems_wanted[1:], start=1):
+        named = index == len(stems_wanted) - 1 and wanted == _HER
+        while at < len(words) and words[at] != wanted and gaps < max_gap and not (named and dead_woman(at) > at):
             at, gaps = at + 1, gaps + 1
+        if named and at < len(words) and words[at] != wanted and (end := dead_woman(at)) > at:
+            positions += range(at, end)
+            break
         if at >= len(words) or words[at] != wanted:
             return None
         positions.append(at)
@@ -251,7 +262,8 @@ def _match(stems_wanted: Sequence[str], max_gap: int, words: Sequence[str], star
 class TopicIndex:
     """One suspect's cues, by the stem they start with."""
 
-    def __init__(self, cues: Iterable[Cue]) -> None:
+    def __init__(self, cues: Iterable[Cue], dead_woman: Iterable[str] = ()) -> None:
+        self._dead_woman = frozenset(dead_woman)  # the stems of the words that name the dead woman ("mistress", "blamire")
         self._by_first: dict[str, list[Cue]] = {}
         self._after_owner: dict[str, list[Cue]] = {}  # "the will" also heard as "Mrs. Blamire's will"
         self._entries: list[FileEntry] = []  # every entry a cue names, in FILE order
@@ -266,13 +278,25 @@ class TopicIndex:
         """Every cue found in one unit. A cue inside a longer one's words is not a cue there ("during the
         carols" is a time, not the carols)."""
         stemmed = [stem(word) for word in words]
+
+        def dead_woman(at: int) -> int:
+            """Where the dead woman's name that starts at `at` ends ("the mistress", "Mrs Hester Blamire"), else `at`;
+            not a possessive ("know Mrs Blamire's will" does not know her)."""
+            end = at
+            while end < len(words) and words[end] in _BEFORE_HER_NAME:
+                end += 1
+            named = end
+            while named < len(words) and stemmed[named] in self._dead_woman and not words[named].endswith("'s"):
+                named += 1
+            return named if named > end else at
+
         found: list[_Hit] = []
         for start, word in enumerate(stemmed):
             candidates = [(cue, cue.stems) for cue in self._by_first.get(word, ())]
             if start > 0 and words[start - 1].endswith("'s"):
                 candidates += [(cue, cue.stems[1:]) for cue in self._after_owner.get(word, ())]
             for cue, wanted in candidates:
-                positions = _match(wanted, cue.max_gap, stemmed, start)
+                positions = _match(wanted, cue.max_gap, stemmed, start, dead_woman)
                 if positions is None or not in_file(cue.entry):
                     continue
                 found.append(_Hit(cue, positions, int(cue.strength)))
@@ -581,6 +605,18 @@ def cue_strength(case: Case, cue: str, plain: bool) -> CueStrength:
     return CueStrength.SPECIFIC
 
 
+def _dead_woman_stems(case: Case, suspect: str) -> frozenset[str]:
+    """The words that name the dead woman to this suspect: her names, and the one-word plain cues of their line about
+    her (the line whose plain cues name her: "mistress", "aunt", "cousin")."""
+    known = _case_words(case)
+    found = {stem(word) for word in known.victim_words}
+    for entry in case.entries_for(suspect):
+        cues = [_folded_words(cue) for cue in entry.plain_cues]
+        if any(phrase in known.victim_phrases for phrase in cues):
+            found.update(stem(phrase[0]) for phrase in cues if len(phrase) == 1)
+    return frozenset(found)
+
+
 def _suspect_name_words(case: Case) -> frozenset[str]:
     found: set[str] = set()
     for suspect in case.public.suspects:
@@ -609,6 +645,6 @@ def topic_indexes(case: Case) -> dict[str, TopicIndex]:
                 strength = cue_strength(case, text, plain)
                 person = strength is CueStrength.NAME and names_a_suspect(case, text)
                 cues[entry.suspect].append(Cue(cue_stems, strength, entry, person))
-    indexes = {key: TopicIndex(found) for key, found in cues.items()}
+    indexes = {key: TopicIndex(found, _dead_woman_stems(case, key)) for key, found in cues.items()}
     case.derived["topics"] = indexes
     return indexes

@@ -233,3 +233,12 @@ def test_a_thing_asked_about_after_a_way_of_asking_anything_is_the_topic() -> No
     assert answer("Mrs Ruddock, was there anything strange about tonight?") == line("ruddock", "what she heard")
     # not after one of the six as the subject: the question asks about them
     assert answer("Thwaite, is Mrs Ruddock telling the truth about the kitchen?") == line("thwaite", "Mrs. Ruddock")
+
+
+def test_a_cue_ending_in_her_hears_the_dead_woman_named_in_its_place() -> None:
+    # "last see her", "found her": by her names or the word the suspect's own line about her uses
+    assert answer("Keld, when did you last see Mrs Hester Blamire?") == line("keld", "Mrs. Blamire")
+    assert answer("Joel, when did you last see Aunt Hester?") == line("joel", "his aunt")
+    assert answer("Mr Ormerod, what did you do when you found Mrs Blamire?") == line("ormerod", "finding her")
+    # not her possessive: "know Mrs Blamire's will" asks about the will
+    assert answer("Mr Ormerod, does anyone know Mrs Blamire's will?") == line("ormerod", "the will")
