@@ -3,8 +3,7 @@
 
 A message is cut into units (sentences, and clauses that start a new question). A unit that asks
 (a question word, "did/were/can you ...", "tell us ...", or a sentence ending in "?") is a question; a
-clause that sets its time or place ("When you got down there, ...") belongs to the question after it, and so
-does a sentence that speaks to the suspect ("The Reverend went down with you. What did you see?");
+clause that sets its time or place ("When you got down there, ...") belongs to the question after it;
 any other sentence ("Nance heard something fall.") is context, read only when no question names a topic.
 The first question that names a topic decides. Inside it a specific cue (turpentine, will, organ) outranks
 a person's name, and a name outranks a plain cue (see, hear, the dead woman's name); then the earliest
@@ -309,8 +308,6 @@ class TopicIndex:
         context: list[Unit] = []
         setting: list[Unit] = []
         for unit in units(question):
-            if unit.role is Role.CONTEXT and "you" in unit.words:
-                unit = Unit(unit.words, Role.SETTING)  # "The Reverend went down with you." sets the question's scene
             if unit.role is Role.SETTING:
                 setting.append(unit)
             elif unit.role is Role.QUESTION:
@@ -605,8 +602,6 @@ def cue_strength(case: Case, cue: str, plain: bool) -> CueStrength:
         return CueStrength.PLAIN
     if core and all(word in known.name_words for word in core):
         return CueStrength.NAME
-    if not core and folded and all(word in known.name_words or word in _DETERMINERS for word in folded):
-        return CueStrength.NAME  # "reverend" is a title and one of the six's names
     return CueStrength.SPECIFIC
 
 

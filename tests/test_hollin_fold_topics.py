@@ -146,8 +146,12 @@ KNOWN_MISSES = frozenset(
         "Mr. Keld, your room is by the back stair; did you go down it?",
         # his HELD line is what he saw from the stable door; the question names only the yard, in a setting clause
         "Joel, did you see anyone moving about the house while you were out in the yard?",
-        # a probe of the lead-in rule: a place in a lead-in to the suspect only sets the scene, so the plate room gives
-        # way to "what did you see"
+        # a lead-in to the suspect names the moment asked about (going down after the bell); read as a setting clause it
+        # did, but recaps of where they were ("you said you never left the punch bowl. Did you hear anything?") then
+        # went wrong, so that rule was withdrawn; this and three of its probes stay missed
+        "Mr. Ormerod, the Reverend went down with you after the bell; what did you see?",
+        "Mr Ormerod, you went down to the plate room with the Reverend. What did you see there?",
+        "Reverend, you went down after the bell. What did you do?",
         "Ormerod, you were first into the plate room after Thwaite. What did you see?",
     }
 )

@@ -242,15 +242,3 @@ def test_a_cue_ending_in_her_hears_the_dead_woman_named_in_its_place() -> None:
     assert answer("Mr Ormerod, what did you do when you found Mrs Blamire?") == line("ormerod", "finding her")
     # not her possessive: "know Mrs Blamire's will" asks about the will
     assert answer("Mr Ormerod, does anyone know Mrs Blamire's will?") == line("ormerod", "the will")
-
-
-def test_a_lead_in_that_speaks_to_the_suspect_sets_the_scene_of_the_question() -> None:
-    # as "When you went down with Mr Ormerod, what did you see?" would
-    assert answer("Keld, you went down with Mr Ormerod when the bell rang. What did you see?") == line("keld", "finding her")
-    # where it places the suspect only sets the scene
-    assert answer("Thwaite, you were at the punch bowl. What did you see?") == line("thwaite", "what he heard and saw")
-    # one that speaks only of others (and "your cousin") stays a lead-in
-    question = "Miss Marsden, Bessie heard your cousin at supper. What did she say to you?"
-    assert answer(question) == line("marsden", "the supper")
-    # "reverend" is a title, and one of the six's names: a name
-    assert cue_strength(case(), "reverend", plain=False) is CueStrength.NAME
