@@ -41,6 +41,7 @@ if str(ROOT) not in sys.path:
 from audio_fixtures.acoustics import RoomImpulses, active_rms, in_room  # noqa: E402
 from audio_fixtures.echo import EchoPath, echo_path  # noqa: E402
 from engine.replies import Reply  # noqa: E402
+from voice_host.ears.echo import GATE_DB, TAIL_SECONDS  # noqa: E402
 from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, Audio  # noqa: E402
 
 STOP_WORDS = ("Stop.", "Wait.", "Stop!", "Hold on.", "Wait, wait.", "Stop, please.")
@@ -83,7 +84,16 @@ class Short:
 class Ears:
     """The listener's path, block by block in audio time, over one microphone signal."""
 
-    def __init__(self, pipeline: Any, case: Any, detector: str = "speex", scorer: Any = None, full: bool = True) -> None:
+    def __init__(
+        self,
+        pipeline: Any,
+        case: Any,
+        detector: str = "speex",
+        scorer: Any = None,
+        full: bool = True,
+        tail_seconds: float = TAIL_SECONDS,
+        gate_db: float | None = GATE_DB,
+    ) -> None:
         from voice_host.ears.echo import EchoCanceller, FarEnd, SpeexFrames, WebRtcFrames
         from voice_host.ears.vad import SileroVad
         from voice_host.understanding.complete import heard_complete
@@ -92,7 +102,11 @@ class Ears:
         self.case = case
         self.vad = SileroVad()
         self.far_end = FarEnd()
-        self.echo = EchoCanceller(detector=WebRtcFrames()) if detector == "webrtc" else EchoCanceller(SpeexFrames(suppress=True))
+        if detector == "webrtc":
+            self.echo = EchoCanceller(WebRtcFrames(), SpeexFrames(tail_seconds), gate_db=gate_db)
+        else:  # as the app's EchoCanceller: one speex filter gives both signals
+            speex = SpeexFrames(tail_seconds, suppress=True)
+            self.echo = EchoCanceller(speex, speex.linear_output(), gate_db=gate_db)
         self.complete = heard_complete
         self.scorer = scorer
         self.full = full  # the whole understanding too (off: only the short path is measured)
@@ -214,14 +228,20 @@ def main() -> None:
         "--voices", choices=("tune", "test"), default="tune", help="the players' voices (test: the final figure only)"
     )
     parser.add_argument("--no-night", action="store_true")
-    parser.add_argument("--nights", type=int, default=3, help="the night through this many seeded echo paths")
+    parser.add_argument(
+        "--nights", type=int, default=3, help="the night through this many seeded echo paths (20 cover every room of the pool)"
+    )
     parser.add_argument("--detector", choices=("webrtc", "speex"), default="speex", help="what Silero listens to")
     parser.add_argument("--no-short", action="store_true", help="without the short path (the whole understanding only)")
     parser.add_argument("--model", choices=("tiny.en", "base"), default="tiny.en", help="the short path's Whisper")
     parser.add_argument("--padding", type=float, default=1.0, help="the short path's encoder window: the utterance plus this")
     parser.add_argument("--short-only", action="store_true", help="no whole understanding (quicker, to shape the short path)")
     parser.add_argument("--scores", action="store_true", help="print every short-path score (to shape thresholds, tune only)")
+    parser.add_argument("--tail", type=float, default=TAIL_SECONDS, help="speex's filter length, seconds")
+    parser.add_argument("--gate-db", type=float, default=GATE_DB, help="the residual-echo gate in front of Silero")
+    parser.add_argument("--no-gate", action="store_true", help="no residual-echo gate (Silero hears speex's output)")
     args = parser.parse_args()
+    gate_db = None if args.no_gate else args.gate_db
 
     from audio_fixtures.corpus import Split
     from audio_fixtures.fixtures import FixtureAudio, load_fixtures
@@ -260,7 +280,8 @@ def main() -> None:
         at = int(rng.integers(int((WARM_SECONDS + 2) * SAMPLE_RATE), length - len(voice) - SAMPLE_RATE))
         mic = echo.copy()
         mic[at : at + len(voice)] += voice
-        heard, shorts = Ears(pipeline, case, args.detector, scorer, not args.short_only).hear(mic.astype(np.float32), played)
+        ears = Ears(pipeline, case, args.detector, scorer, not args.short_only, args.tail, gate_db)
+        heard, shorts = ears.hear(mic.astype(np.float32), played)
         return (
             heard,
             shorts,
@@ -327,7 +348,8 @@ def main() -> None:
 
     print("## Barge-in\n")
     command = f"python bench/barge_in.py --trials {args.trials} --others {args.others} --voices {args.voices}"
-    command += f" --detector {args.detector}"
+    command += f" --detector {args.detector} --tail {args.tail:g}"
+    command += " --no-gate" if gate_db is None else f" --gate-db {gate_db:g}"
     command += " --no-short" if args.no_short else f" --model {args.model} --padding {args.padding:g}"
     print(f"`{command}" + (" --no-night" if args.no_night else f" --nights {args.nights}") + "`\n")
     if args.trials:
@@ -359,10 +381,11 @@ def main() -> None:
 
     if not args.no_night:
         played = spoken(synthesizer, replies)
+        summary: list[str] = []
         for night in range(args.nights):
             path = echo_path(f"night-{night}")
             echo = path.apply(played)
-            ears = Ears(pipeline, case, args.detector, scorer)
+            ears = Ears(pipeline, case, args.detector, scorer, True, args.tail, gate_db)
             started = time.perf_counter()
             heard, shorts = ears.hear(echo, played)
             seconds = time.perf_counter() - started
@@ -381,6 +404,18 @@ def main() -> None:
                 print(f"- at {h.began:.1f} s: {h.transcript!r} -> {h.text!r}{' (USABLE)' if h.usable else ''}")
             for s in taken:
                 print(f"- short path at {s.asked:.1f} s: {s.word.value} {shown(s)}")
+            summary.append(
+                f"| {night + 1} | {path.room} | {path.rt60:.2f} s | {path.delay_seconds * 1000:.0f} ms | {path.gain_db:.0f} dB | "
+                f"{len(heard)} | {len(usable)} | {len(acting)} | {len(taken)} |"
+            )
+            print(summary[-1], file=sys.stderr, flush=True)
+        print(
+            "\n| night | room | RT60 | delay | level | utterances handed on | usable messages (self-triggered) | "
+            "would have acted at once | short path took |"
+        )
+        print("|---|---|---|---|---|---|---|---|---|")
+        for row in summary:
+            print(row)
 
 
 if __name__ == "__main__":

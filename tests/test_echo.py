@@ -98,7 +98,7 @@ def synthetic_echo(seconds: float = 6.0) -> tuple[Audio, Audio]:
 
 
 def residual_db(frames: WebRtcFrames | SpeexFrames) -> float:
-    far, echo = synthetic_echo()
+    far, echo = synthetic_echo(10.0)  # speex's 0.6 s filter takes a few seconds to find the room
     out = np.concatenate([frames.process(echo[i : i + FRAME], far[i : i + FRAME]) for i in range(0, len(far), FRAME)])
     late = slice(len(far) // 2, None)  # after it has adapted
     return float(10 * np.log10(np.sum(out[late] ** 2) / np.sum(echo[late] ** 2)))
@@ -121,3 +121,79 @@ def test_a_far_end_nobody_takes_from_stays_small() -> None:
     for _ in range(1000):
         far.push(np.zeros(1024, np.float32), 22_050)
     assert len(far._pushed) <= 256
+
+
+def push_timed(far: FarEnd, audio: Audio, rate: int, first_at: float, block: int = 1024) -> None:
+    """`audio` pushed in the Player's blocks, each saying when it sounds."""
+    for at in range(0, len(audio), block):
+        far.push(audio[at : at + block], rate, first_at + at / rate)
+
+
+def test_the_far_end_is_matched_to_the_microphone_by_time_not_count() -> None:
+    far = FarEnd()
+    push_timed(far, ramp(SAMPLE_RATE), SAMPLE_RATE, first_at=100.0)
+    # The microphone's block was captured 0.25 s after the far end began: it gets what sounded then,
+    # though nothing was taken before it.
+    taken = far.take(BLOCK_SAMPLES, heard_at=100.25)
+    assert np.array_equal(taken, ramp(BLOCK_SAMPLES, 4000))
+    # The next block follows on, whatever its own time says within the stream times' jitter.
+    following = far.take(BLOCK_SAMPLES, heard_at=100.25 + BLOCK_SAMPLES / SAMPLE_RATE + 0.0007)
+    assert np.array_equal(following, ramp(BLOCK_SAMPLES, 4000 + BLOCK_SAMPLES))
+
+
+def test_the_far_end_follows_a_lasting_change_of_offset_and_jumps_a_large_one() -> None:
+    far = FarEnd(realign_seconds=0.002, resync_seconds=0.1)
+    push_timed(far, ramp(4 * SAMPLE_RATE), SAMPLE_RATE, first_at=10.0)
+    heard_at, step = 10.5, BLOCK_SAMPLES / SAMPLE_RATE
+    first = far.take(BLOCK_SAMPLES, heard_at)
+    starts = [int(round(first[0] * 100_000))]
+    for n in range(1, 40):  # the microphone's times now say 5 ms later than counting does
+        starts.append(int(round(far.take(BLOCK_SAMPLES, heard_at + n * step + 0.005)[0] * 100_000)))
+    assert starts[0] == 8000
+    moved = starts[-1] - (8000 + 39 * BLOCK_SAMPLES)
+    assert 80 - 32 <= moved <= 80  # followed the 5 ms (80 samples) to within `realign_seconds`
+    assert starts[1] == 8000 + BLOCK_SAMPLES  # not at the first block that said so
+    jumped = far.take(BLOCK_SAMPLES, heard_at + 40 * step + 0.505)  # a restarted stream: half a second on
+    assert int(round(jumped[0] * 100_000)) == 8000 + 40 * BLOCK_SAMPLES + 8000 + 80
+
+
+def test_the_far_end_converts_the_players_rate_in_time() -> None:
+    far = FarEnd()
+    rate = 22_050
+    click = np.zeros(rate, dtype=np.float32)
+    click[rate // 2] = 1.0  # sounds at 5.5 s
+    push_timed(far, click, rate, first_at=5.0)
+    taken = far.take(SAMPLE_RATE // 2, heard_at=5.25)
+    # The click 0.25 s into this block: sample 4000.
+    assert abs(int(np.argmax(np.abs(taken))) - 4000) <= 1
+
+
+def test_the_gate_drops_a_faint_residue_of_the_echo_and_passes_a_player() -> None:
+    from voice_host.ears.echo import ResidualGate
+
+    rng = np.random.default_rng(3)
+    echo = (rng.standard_normal(FRAME * 200) * 0.1).astype(np.float32)
+    gate = ResidualGate(floor_db=-25.0, hold_seconds=0.2)
+    frames = range(0, len(echo), FRAME)
+    residue = [gate.passes(echo[at : at + FRAME], echo[at : at + FRAME] * 0.01) for at in frames]  # 40 dB down
+    assert not any(residue)
+    player = [gate.passes(echo[at : at + FRAME] * 1.4, echo[at : at + FRAME] * 0.5) for at in frames]  # 6 dB down
+    assert all(player)
+    # Once the player stops, it stays open for the hold (20 frames), then shuts.
+    after = [gate.passes(echo[at : at + FRAME], echo[at : at + FRAME] * 0.01) for at in frames[:40]]
+    assert all(after[:19]) and not any(after[21:])
+
+
+def test_the_canceller_hands_silero_silence_where_only_a_residue_of_the_host_is_left() -> None:
+    class Leaves:  # a canceller that leaves 1% of the echo (-40 dB)
+        def process(self, mic: Audio, far: Audio) -> Audio:
+            return (mic * 0.01).astype(np.float32)
+
+    rng = np.random.default_rng(4)
+    block = (rng.standard_normal(BLOCK_SAMPLES) * 0.1).astype(np.float32)
+    gated = EchoCanceller(Leaves(), Keep(), gate_db=-25.0)
+    ungated = EchoCanceller(Leaves(), Keep(), gate_db=None)
+    for _ in range(5):
+        out, raw = gated.process(block, block), ungated.process(block, block)
+    assert not out.detect.any() and raw.detect.any()
+    assert np.array_equal(out.words, raw.words)  # Whisper's signal is never gated

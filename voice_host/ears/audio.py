@@ -157,19 +157,37 @@ def check_speaker(device: int | str | None = None, sample_rate: int = PLAYBACK_R
     return rate
 
 
+def stream_time(time_info: Any, name: str) -> float | None:
+    """One of a PortAudio callback's stream times (`inputBufferAdcTime`, `outputBufferDacTime`), or None
+    when it is not known (a host API that leaves it at 0)."""
+    return float(getattr(time_info, name, 0.0)) or None
+
+
 class Rechunker:
-    """Audio at one rate in, fixed-size blocks at another out (soxr's streaming resampler)."""
+    """Audio at one rate in, fixed-size blocks at another out (soxr's streaming resampler), each with the
+    stream time of its first sample when the input's is known."""
 
     def __init__(self, in_rate: int, out_rate: int, block_size: int) -> None:
         self._resampler = soxr.ResampleStream(in_rate, out_rate, 1, dtype="float32")
         self._pending = np.zeros(0, dtype=np.float32)
         self.block_size = block_size
+        self.in_rate, self.out_rate = in_rate, out_rate
+        self._fed = 0  # input samples so far
+        self._given = 0  # output samples handed out as blocks so far
 
-    def blocks(self, audio: Audio) -> list[Audio]:
+    def blocks(self, audio: Audio, at: float | None = None) -> list[tuple[Audio, float | None]]:
+        """`at`: the stream time of `audio`'s first sample (soxr keeps output in step with input)."""
+        fed_before = self._fed
+        self._fed += len(audio)
         converted = self._resampler.resample_chunk(np.asarray(audio, dtype=np.float32))
         self._pending = np.concatenate([self._pending, converted])
         count = len(self._pending) // self.block_size
-        out = [self._pending[i * self.block_size : (i + 1) * self.block_size].copy() for i in range(count)]
+        out: list[tuple[Audio, float | None]] = []
+        for i in range(count):
+            block = self._pending[i * self.block_size : (i + 1) * self.block_size].copy()
+            when = None if at is None else at + (self._given * self.in_rate / self.out_rate - fed_before) / self.in_rate
+            out.append((block, when))
+            self._given += self.block_size
         self._pending = self._pending[count * self.block_size :]
         return out
 
@@ -196,7 +214,12 @@ class Capture:
         self.lost_after = lost_after
         self.overflows = 0  # blocks PortAudio dropped because we read too slowly
         self.dropped = 0  # blocks we dropped because the queue was full
-        self._queue: queue.Queue[Audio] = queue.Queue(maxsize=max(1, int(max_queued_seconds * sample_rate / block_size)))
+        self._queue: queue.Queue[tuple[Audio, float | None]] = queue.Queue(
+            maxsize=max(1, int(max_queued_seconds * sample_rate / block_size))
+        )
+        # PortAudio's stream time of the first sample of the block `read` last returned (None: unknown):
+        # the echo canceller matches it to what the speaker played then (`FarEnd`).
+        self.last_block_time: float | None = None
         self._stream: Any = None
         self._failed = threading.Event()
         self._last_block = 0.0
@@ -234,13 +257,14 @@ class Capture:
         if status.input_overflow:
             self.overflows += 1
         block = np.array(indata[:, 0], dtype=np.float32)
+        at = stream_time(time_info, "inputBufferAdcTime")
         if self._rechunker is None:
-            self._queue_block(block)
+            self._queue_block((block, at))
         else:
-            for converted in self._rechunker.blocks(block):
-                self._queue_block(converted)
+            for timed in self._rechunker.blocks(block, at):
+                self._queue_block(timed)
 
-    def _queue_block(self, block: Audio) -> None:
+    def _queue_block(self, block: tuple[Audio, float | None]) -> None:
         try:
             self._queue.put_nowait(block)
         except queue.Full:
@@ -259,7 +283,7 @@ class Capture:
     def read(self, timeout: float = 0.5) -> Audio | None:
         """The next block, or None if none came within timeout (then check again)."""
         try:
-            block = self._queue.get(timeout=timeout)
+            block, self.last_block_time = self._queue.get(timeout=timeout)
         except queue.Empty:
             if self._stream is None:
                 raise DeviceLostError(MICROPHONE_LOST) from None
@@ -375,7 +399,7 @@ class Player:
                 self._idle.set()
         out[written:] = 0.0
         if self.far_end is not None:
-            self.far_end.push(out, self.device_rate)
+            self.far_end.push(out, self.device_rate, stream_time(time_info, "outputBufferDacTime"))
 
     def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None:
         """Queue audio (at this player's sample rate) after whatever is still playing.

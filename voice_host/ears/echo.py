@@ -38,6 +38,10 @@ from voice_host.ears.sound import SAMPLE_RATE, Audio
 log = logging.getLogger(__name__)
 
 FRAME = SAMPLE_RATE // 100  # 10 ms: WebRTC's frame, used for both cancellers
+# How much of the room speex's filter covers, from the first sample played: the echo's delay plus its
+# reverberation (a 0.3 s filter let a room with RT60 0.75 s through: docs/benchmarks.md "Barge-in").
+TAIL_SECONDS = 0.6
+GATE_DB = -25.0  # `ResidualGate`: what is left for Silero this far under the last second's loudest is dropped
 
 
 class EchoUnavailableError(Exception):
@@ -48,26 +52,51 @@ class FarEnd:
     """What the speaker played, handed from the audio thread to the listener.
 
     `push` (the player's audio thread) only appends; `take` (the listener's thread) converts to 16 kHz and
-    returns exactly the samples asked for, silence when the player has pushed nothing yet. The two
-    devices run on their own clocks: when more than `max_lag_seconds` piles up (the microphone opened
-    late, or stalled) the oldest is dropped, so the echo stays within the cancellers' reach.
+    returns the samples played over one microphone block, silence where nothing was played.
+
+    The two are matched by time when both devices say when their blocks sound (PortAudio's stream times,
+    one clock for both streams: an output block's `outputBufferDacTime`, a microphone block's
+    `inputBufferAdcTime`): a sound server resamples and buffers each stream its own way, so counting
+    samples lets the offset between them wander. The offset time gives is followed smoothly: jitter in
+    the stream times moves nothing, a lasting change of more than `realign_seconds` moves the far end
+    by that much (the canceller follows a small step at once), a jump of more than `resync_seconds` (a
+    stream restarted) is taken whole. Without times (files, benchmarks) they are matched by count, and
+    when more than `max_lag_seconds` piles up (the microphone opened late, or stalled) the oldest is
+    dropped, so the echo stays within the canceller's reach.
     """
 
-    def __init__(self, max_lag_seconds: float = 0.12, sample_rate: int = SAMPLE_RATE) -> None:
+    def __init__(
+        self,
+        max_lag_seconds: float = 0.12,
+        sample_rate: int = SAMPLE_RATE,
+        realign_seconds: float = 0.002,
+        resync_seconds: float = 0.1,
+    ) -> None:
         self.sample_rate = sample_rate
         self.max_lag_seconds = max_lag_seconds
+        self.realign_seconds = realign_seconds
+        self.resync_seconds = resync_seconds
         self._lock = threading.Lock()
-        self._pushed: deque[tuple[Audio, int]] = deque()
-        self._converted = np.zeros(0, dtype=np.float32)
+        self._pushed: deque[tuple[Audio, int, float | None]] = deque()
         self._resampler: Any = None
         self._rate = 0
+        # The far end as one 16 kHz stream: `_converted[0]` is its sample `_start`; the current rate's
+        # input began at stream sample `_origin` and `_fed` of its samples went in since.
+        self._converted = np.zeros(0, dtype=np.float32)
+        self._start = 0
+        self._origin = 0
+        self._fed = 0
+        self._anchor: tuple[float, float] | None = None  # (stream sample, stream time) of the newest timed block
+        self._next: int | None = None  # matching by time: the stream sample the next microphone block starts at
+        self._drift = 0.0  # where time says that block starts minus `_next`, smoothed, in samples
         self.loud_until = 0  # samples taken so far at which the last audible far-end sample was taken
         self.taken = 0  # samples taken so far
 
-    def push(self, audio: Audio, rate: int) -> None:
-        """Audio handed to the speaker at `rate` (called from the audio thread: copy, append, return)."""
+    def push(self, audio: Audio, rate: int, sounds_at: float | None = None) -> None:
+        """Audio handed to the speaker at `rate` (called from the audio thread: copy, append, return);
+        `sounds_at` is the stream time its first sample reaches the speaker, when the device says."""
         with self._lock:
-            self._pushed.append((np.array(audio, dtype=np.float32), rate))
+            self._pushed.append((np.array(audio, dtype=np.float32), rate, sounds_at))
             if len(self._pushed) > 256:  # nobody is taking (the microphone is closed): keep only the newest
                 self._pushed.popleft()
 
@@ -76,33 +105,74 @@ class FarEnd:
         with self._lock:
             self._pushed.clear()
         self._converted = np.zeros(0, dtype=np.float32)
+        self._resampler, self._rate = None, 0
+        self._start = self._origin = self._fed = 0
+        self._anchor, self._next, self._drift = None, None, 0.0
 
-    def take(self, count: int) -> Audio:
-        """The next `count` samples played, at 16 kHz (the listener's thread only)."""
+    def take(self, count: int, heard_at: float | None = None) -> Audio:
+        """The `count` samples played over a microphone block, at 16 kHz (the listener's thread only);
+        `heard_at` is the stream time the block's first sample was captured, when the device says."""
         with self._lock:
             pushed = list(self._pushed)
             self._pushed.clear()
-        pieces = [self._converted]
-        for audio, rate in pushed:
-            if rate == self.sample_rate:
-                pieces.append(audio)
-                continue
-            if self._resampler is None or rate != self._rate:
-                self._resampler = soxr.ResampleStream(rate, self.sample_rate, 1, dtype="float32")
-                self._rate = rate
-            pieces.append(np.asarray(self._resampler.resample_chunk(audio), dtype=np.float32))
-        converted = np.concatenate(pieces)
-        excess = len(converted) - count - int(self.max_lag_seconds * self.sample_rate)
-        if excess > 0:
-            converted = converted[excess:]
-        out = np.zeros(count, dtype=np.float32)
-        have = min(count, len(converted))
-        out[:have] = converted[:have]
-        self._converted = converted[have:]
-        if have and float(np.max(np.abs(out[:have]))) > 1e-4:
-            self.loud_until = self.taken + have
+        self._converted = np.concatenate([self._converted, *(self._convert(*block) for block in pushed)])
+        if heard_at is None or self._anchor is None:
+            out = self._take_by_count(count)
+        else:
+            out = self._take_by_time(count, heard_at)
+        if float(np.max(np.abs(out), initial=0.0)) > 1e-4:
+            self.loud_until = self.taken + count
         self.taken += count
         return out
+
+    def _convert(self, audio: Audio, rate: int, sounds_at: float | None) -> Audio:
+        if rate != self._rate:  # (re)started, or a new device rate: its stream starts where we are
+            self._rate, self._fed = rate, 0
+            self._origin = self._start + len(self._converted)
+            same = rate == self.sample_rate
+            self._resampler = None if same else soxr.ResampleStream(rate, self.sample_rate, 1, dtype="float32")
+        if sounds_at is not None:
+            self._anchor = (self._origin + self._fed * self.sample_rate / rate, sounds_at)
+        self._fed += len(audio)
+        if self._resampler is None:
+            return audio
+        return np.asarray(self._resampler.resample_chunk(audio), dtype=np.float32)
+
+    def _take_by_count(self, count: int) -> Audio:
+        excess = len(self._converted) - count - int(self.max_lag_seconds * self.sample_rate)
+        if excess > 0:
+            self._drop(excess)
+        out = np.zeros(count, dtype=np.float32)
+        have = min(count, len(self._converted))
+        out[:have] = self._converted[:have]
+        self._drop(have)
+        return out
+
+    def _take_by_time(self, count: int, heard_at: float) -> Audio:
+        assert self._anchor is not None
+        at, sounded_at = self._anchor
+        wanted = at + (heard_at - sounded_at) * self.sample_rate  # the stream sample sounding at `heard_at`
+        if self._next is None or abs(wanted - self._next) > self.resync_seconds * self.sample_rate:
+            self._next, self._drift = round(wanted), 0.0
+        else:
+            self._drift = 0.95 * self._drift + 0.05 * (wanted - self._next)
+            if abs(self._drift) > self.realign_seconds * self.sample_rate:
+                self._next += round(self._drift)
+                self._drift = 0.0
+        out = np.zeros(count, dtype=np.float32)
+        first = self._next - self._start
+        lo, hi = max(0, first), min(len(self._converted), first + count)
+        if hi > lo:
+            out[lo - first : hi - first] = self._converted[lo:hi]
+        self._next += count
+        # Keep a little of what was played before the next block, in case the offset steps back.
+        self._drop(min(len(self._converted), self._next - self._start - int(self.resync_seconds * self.sample_rate)))
+        return out
+
+    def _drop(self, count: int) -> None:
+        if count > 0:
+            self._converted = self._converted[count:]
+            self._start += count
 
     def quiet_seconds(self) -> float:
         """How long the far end has been silent, as of the last sample taken."""
@@ -152,7 +222,7 @@ class SpeexFrames:
     ECHO_SET_SAMPLING_RATE = 24
     PREPROCESS_SET_ECHO_STATE = 24
 
-    def __init__(self, tail_seconds: float = 0.3, suppress: bool = False) -> None:
+    def __init__(self, tail_seconds: float = TAIL_SECONDS, suppress: bool = False) -> None:
         name = ctypes.util.find_library("speexdsp") or "libspeexdsp.so.1"
         try:
             lib = ctypes.CDLL(name)
@@ -171,6 +241,7 @@ class SpeexFrames:
         rate = ctypes.c_int(SAMPLE_RATE)
         lib.speex_echo_ctl(self._state, self.ECHO_SET_SAMPLING_RATE, ctypes.byref(rate))
         self._out = np.zeros(FRAME, dtype=np.int16)
+        self.linear = np.zeros(FRAME, dtype=np.float32)  # the last frame's linear output (before the suppressor)
         self._pre: int | None = None
         if suppress:
             lib.speex_preprocess_state_init.restype = ctypes.c_void_p
@@ -185,14 +256,31 @@ class SpeexFrames:
     def process(self, mic: Audio, far: Audio) -> Audio:
         near, ref = to_pcm16(mic), to_pcm16(far)
         self._lib.speex_echo_cancellation(self._state, near.ctypes.data, ref.ctypes.data, self._out.ctypes.data)
-        if self._pre is not None:
-            self._lib.speex_preprocess_run(self._pre, self._out.ctypes.data)
+        self.linear = from_pcm16(self._out)
+        if self._pre is None:
+            return self.linear
+        self._lib.speex_preprocess_run(self._pre, self._out.ctypes.data)
         return from_pcm16(self._out)
+
+    def linear_output(self) -> FrameCanceller:
+        """The linear output of the frame this canceller (with its suppressor) has just processed, as a
+        canceller of its own: one filter gives both signals (a second one would cost as much again)."""
+        return _LinearOf(self)
 
     def __del__(self) -> None:
         state, self._state = getattr(self, "_state", None), None
         if state:
             self._lib.speex_echo_state_destroy(state)
+
+
+class _LinearOf:
+    """The linear output of a `SpeexFrames` that has just processed the same frame (`linear_output`)."""
+
+    def __init__(self, speex: SpeexFrames) -> None:
+        self._speex = speex
+
+    def process(self, mic: Audio, far: Audio) -> Audio:
+        return self._speex.linear
 
 
 @dataclass(frozen=True)
@@ -204,6 +292,31 @@ class Cancelled:
     far_active: bool  # the Host was (or had just been) sounding: the block was cancelled, not passed on
 
 
+class ResidualGate:
+    """What Silero hears over the Host is passed only when it is not far below how loud the microphone
+    has been this last second (the Host's echo, or a player): a player speaks 6 dB either side of the
+    echo, what the canceller leaves of the echo is 30 dB and more below it. Silero finds speech in any
+    speech-like sound however quiet, so a faint residue of the Host's voice would otherwise be a player.
+    Once open it stays open `hold_seconds`, so a player's quieter syllables are not cut out."""
+
+    def __init__(self, floor_db: float = GATE_DB, window_seconds: float = 1.0, hold_seconds: float = 0.2) -> None:
+        self.floor = 10 ** (floor_db / 10)
+        self._levels = np.zeros(max(1, round(window_seconds * SAMPLE_RATE / FRAME)))  # frame powers, a ring
+        self._at = 0
+        self.hold_frames = max(1, round(hold_seconds * SAMPLE_RATE / FRAME))
+        self._held = 0
+
+    def passes(self, mic: Audio, cancelled: Audio) -> bool:
+        """One 10 ms frame: the microphone, and what the canceller left of it for Silero."""
+        self._levels[self._at] = float(np.mean(np.square(mic, dtype=np.float64)))
+        self._at = (self._at + 1) % len(self._levels)
+        if float(np.mean(np.square(cancelled, dtype=np.float64))) >= self.floor * float(self._levels.max()):
+            self._held = self.hold_frames
+        passed = self._held > 0
+        self._held = max(0, self._held - 1)
+        return passed
+
+
 class EchoCanceller:
     """Microphone blocks of any length in, the same blocks with the echo taken out (10 ms later)."""
 
@@ -213,9 +326,15 @@ class EchoCanceller:
         keeper: FrameCanceller | None = None,
         passthrough_after_seconds: float = 1.0,
         settle_seconds: float = 10.0,
+        gate_db: float | None = GATE_DB,
     ) -> None:
-        self.detector = detector if detector is not None else SpeexFrames(suppress=True)
-        self.keeper = keeper if keeper is not None else SpeexFrames()
+        """`gate_db`: the `ResidualGate`'s floor in front of Silero (None: no gate)."""
+        if detector is None and keeper is None:  # one speex filter gives both signals
+            speex = SpeexFrames(TAIL_SECONDS, suppress=True)
+            detector, keeper = speex, speex.linear_output()
+        self.detector = detector if detector is not None else SpeexFrames(TAIL_SECONDS, suppress=True)
+        self.keeper = keeper if keeper is not None else SpeexFrames(TAIL_SECONDS)
+        self.gate = ResidualGate(gate_db) if gate_db is not None else None  # in front of Silero, over the Host
         self.passthrough_after_seconds = passthrough_after_seconds  # the far end quiet this long: raw microphone
         # Until the cancellers have heard this much of the Host they have not found the room (and the two
         # devices' streams are still settling): the listener keeps the microphone shut over the Host.
@@ -236,7 +355,10 @@ class EchoCanceller:
         for at in range(0, whole, FRAME):
             near, played = self._mic[at : at + FRAME], self._far[at : at + FRAME]
             self._raw.append(near)
-            self._detect.append(self.detector.process(near, played))
+            detect = self.detector.process(near, played)
+            if self.gate is not None and not self.gate.passes(near, detect):
+                detect = np.zeros(FRAME, dtype=np.float32)
+            self._detect.append(detect)
             self._words.append(self.keeper.process(near, played))
         self._mic, self._far = self._mic[whole:], self._far[whole:]
         raw, detect, words = (self._take(queue, len(mic)) for queue in (self._raw, self._detect, self._words))

@@ -297,7 +297,8 @@ class Listener(Generic[T]):
             if block is None:
                 continue
             try:
-                self.feed(block)
+                # When the device says when the block was captured, the far end is matched to it by time.
+                self.feed(block, getattr(self.source, "last_block_time", None))
             except Exception as error:  # one bad block must not end listening for the night
                 log.exception("a block of audio could not be heard; listening goes on")
                 self.collector.reset()
@@ -321,8 +322,9 @@ class Listener(Generic[T]):
             self._report_idle()
             return
 
-    def feed(self, block: Audio) -> None:
-        """One block of audio through turn-taking, VAD and the segmenter (the loop's whole step)."""
+    def feed(self, block: Audio, captured_at: float | None = None) -> None:
+        """One block of audio through turn-taking, VAD and the segmenter (the loop's whole step).
+        `captured_at`: the device's stream time of its first sample, if known (for the echo canceller)."""
         seconds = len(block) / self.source.sample_rate
         with self._lock:
             speaking, muted = self._speaking, self._muted
@@ -333,7 +335,7 @@ class Listener(Generic[T]):
         detect = block
         if self.echo is not None and self.far_end is not None:
             # Every block goes through the canceller, muted or not: it follows the room all night.
-            far = self.far_end.take(len(block))
+            far = self.far_end.take(len(block), captured_at)
             cancelled = self.echo.process(block, far, self.far_end.quiet_seconds())
             if self.echo.settled:
                 detect, block = cancelled.detect, cancelled.words
