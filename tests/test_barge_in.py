@@ -86,7 +86,7 @@ def test_words_after_the_host_stopped_are_handled_as_always() -> None:
 
 # --- the short path: a short utterance over the Host scored as a stop, repeat, next or skip word -------
 
-SHORT = ShortPath(pause_seconds=0.1, max_speech_seconds=1.2, tail_seconds=0.3, floor=-2.0, margin=1.5)
+SHORT = ShortPath(pause_seconds=0.1, max_speech_seconds=1.2, tail_seconds=0.3, stop_floor=-2.0, command_floor=-1.0, margin=1.5)
 
 
 def scores(**best: float) -> ShortWordScores:
@@ -124,3 +124,9 @@ def test_a_short_word_that_fits_badly_is_not_acted_on() -> None:
 def test_two_short_words_that_fit_alike_are_not_acted_on() -> None:
     assert SHORT.verdict(scores(stop=-1.0, repeat=-1.8, next=-5.0, skip=-6.0)) is None  # within the margin
     assert SHORT.verdict(scores()) is None
+
+
+def test_a_command_must_fit_better_than_a_stop() -> None:
+    # A stop only silences the Host; next and skip move the game on.
+    assert SHORT.verdict(scores(stop=-1.5, repeat=-5.0, next=-5.0, skip=-6.0)) is ShortWord.STOP
+    assert SHORT.verdict(scores(stop=-5.0, repeat=-5.0, next=-1.5, skip=-6.0)) is None

@@ -871,7 +871,7 @@ class ManualExecutor(InlineExecutor):
             future.set_result(fn(*args))
 
 
-SHORT_SETTINGS = replace(SETTINGS, short_path=ShortPath(pause_seconds=0.1, max_speech_seconds=0.6, floor=-1.0, margin=1.0))
+SHORT_SETTINGS = replace(SETTINGS, short_path=ShortPath(pause_seconds=0.1, max_speech_seconds=0.6, stop_floor=-1.0, margin=1.0))
 
 
 def short_harness(executor: Executor | None = None) -> tuple[Harness, FarEnd, Clock, list[ShortHeard]]:
@@ -935,3 +935,18 @@ def test_without_the_host_talking_a_short_word_goes_the_usual_way() -> None:
     h.listener.end_speaking()
     over_quiet_host(h, far_end, clock, silence(10) + speech(0.6, 6) + silence(12))
     assert taken == [] and len(h.utterances) == 1
+
+
+def test_a_stop_after_a_pause_in_a_longer_utterance_is_scored_on_its_own_stretch() -> None:
+    # Silero joined a murmur (1 s at 0.5) and "Stop." (0.3 s at 0.6) with a 0.15 s pause between.
+    h, far_end, clock, taken = short_harness()
+    scored: list[Audio] = []
+
+    def record(audio: Audio) -> ShortWordScores:
+        scored.append(audio)
+        return fake_short_words(audio)
+
+    h.listener.short_words = record
+    over_quiet_host(h, far_end, clock, speech(0.5, 20) + silence(3) + speech(0.6, 6) + silence(3))
+    assert [t.word for t in taken] == [ShortWord.STOP]
+    assert 0.5 not in scored[-1] and 0.6 in scored[-1]

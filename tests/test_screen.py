@@ -17,10 +17,12 @@ from textual.widgets import Digits, Input, OptionList, Static
 from engine.game import Game
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.state import Accusation, GameState, Phase
+from voice_host.ears.short_words import ShortWord, ShortWordScores
 from voice_host.loop.barge_in import ONE_AT_A_TIME, HostTalk
 from voice_host.loop.casefiles import load_bundled_case, read_case_dir
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.journal import Journal, Night, StateFolder
+from voice_host.loop.listener import ShortHeard
 from voice_host.screen.app import LOADING, TableApp
 from voice_host.screen.bigtext import big_text
 from voice_host.screen.driver import TableDriver
@@ -730,3 +732,32 @@ async def test_words_said_over_the_host_silence_restart_wait_or_are_dropped() ->
         app.take_heard(heard("no"), after)
         await pilot.pause()
         assert voice.stops == stops + 1  # usable input interrupts the Host as before
+
+
+def short_heard(word: ShortWord) -> ShortHeard:
+    best = {kind: (-0.5 if kind is word else -5.0) for kind in ShortWord}
+    scores = ShortWordScores(best, {kind: kind.value.title() + "." for kind in ShortWord}, seconds=0.05, audio_seconds=0.6)
+    return ShortHeard(word, scores, began_at=11.0, ended_at=11.4, asked_at=11.5, decided_at=11.55, host=HostTalk(10.0))
+
+
+@pytest.mark.anyio
+async def test_short_words_over_the_host_stop_restart_or_move_the_game_on() -> None:
+    voice = FakeVoice()
+    app = voiced_frost_fair_app(voice, MicStatus.SPEAKING)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann, Bob")
+        # "stop": silent, and nothing goes to the game.
+        before, stops = app.driver.state, voice.stops
+        app.take_short_word(short_heard(ShortWord.STOP))
+        assert voice.stops == stops + 1 and app.driver.state == before
+        # "say that again": the current reply from its start.
+        said = len(voice.said)
+        app.take_short_word(short_heard(ShortWord.REPEAT))
+        await pilot.pause()
+        assert len(voice.said) == said + 1 and voice.said[-1] == voice.said[-2]
+        # "next": the card's next, at once.
+        assert "unused" not in night_text(app)
+        app.take_short_word(short_heard(ShortWord.NEXT))
+        await pilot.pause()
+        assert "unused" in night_text(app)

@@ -37,17 +37,10 @@ class ShortWord(Enum):
 
 # The usual forms of each, as Whisper writes them. Each is a whole utterance.
 SHORT_PHRASES: dict[ShortWord, tuple[str, ...]] = {
-    ShortWord.STOP: (
-        "Stop.", "Stop!", "Stop, stop.", "Stop, please.", "Stop it.", "Stop talking.", "Wait.", "Wait!",
-        "Wait, wait.", "Wait, please.", "Wait a moment.", "Wait a minute.", "Wait a second.", "Hold on.",
-        "Hang on.", "Hold on a moment.", "Quiet.", "Be quiet.", "Pause.", "One moment.",
-    ),
-    ShortWord.REPEAT: (
-        "Repeat.", "Repeat that.", "Repeat, please.", "Say that again.", "Say it again.", "Again.",
-        "Again, please.", "Can you repeat that?", "Sorry, say that again.",
-    ),
-    ShortWord.NEXT: ("Next.", "Next!", "Next one.", "Next, please.", "Go on."),
-    ShortWord.SKIP: ("Skip.", "Skip it.", "Skip that.", "Skip this.", "Pass."),
+    ShortWord.STOP: ("Stop.", "Stop, please.", "Wait.", "Wait, wait.", "Wait a moment.", "Hold on.", "Hang on."),
+    ShortWord.REPEAT: ("Repeat that.", "Say that again."),
+    ShortWord.NEXT: ("Next.", "Next one."),
+    ShortWord.SKIP: ("Skip.", "Skip it."),
 }  # fmt: skip
 
 

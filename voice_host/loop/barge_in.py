@@ -125,15 +125,19 @@ class ShortPath:
     """The short path over the Host (docs/speech.md "Barge-in"): when a short utterance is scored as a
     stop, repeat, next or skip word, and when that score is clear enough to act on at once.
 
-    Pure, like `BargeIn`: fed the Host's talk, the listener's clock, how much speech and how much pause
-    the utterance has so far, and the short words' scores (voice_host/ears/short_words.py).
+    Pure, like `BargeIn`: fed the Host's talk, the listener's clock, how much speech the latest stretch
+    has (since the utterance began, or since a pause at least `pause_seconds` long within it) and how
+    long the pause after it is so far, and the short words' scores (voice_host/ears/short_words.py).
+    The thresholds were shaped on tune voices over the Host's echo (docs/benchmarks.md "Barge-in"):
+    "stop" silences, so it may be taken on less than a command, which the game acts on.
     """
 
-    pause_seconds: float = 0.1  # a pause this long after a short utterance has it scored
-    max_speech_seconds: float = 1.2  # longer utterances are never a stop word: the whole understanding hears them
+    pause_seconds: float = 0.09  # a pause this long (three 32 ms blocks) after a short stretch has it scored
+    max_speech_seconds: float = 1.2  # a longer stretch is never a short word: the whole understanding hears it
     tail_seconds: float = 0.3  # as `BargeIn.tail_seconds`: the Host's voice outlasts its last sample
-    floor: float = -0.5  # the best kind's mean token log-probability must reach this
-    margin: float = 1.0  # ... and beat every other kind's by this much
+    stop_floor: float = -3.0  # "stop" is taken when its mean token log-probability reaches this
+    command_floor: float = -2.0  # repeat, next and skip must reach this
+    margin: float = 1.5  # ... and the best kind must beat every other kind by this much
 
     def host_talking(self, host: HostTalk | None, now: float) -> bool:
         return host is not None and (host.stopped_at is None or now < host.stopped_at + self.tail_seconds)
@@ -150,6 +154,7 @@ class ShortPath:
         if not ranked:
             return None
         (word, top), runner_up = ranked[0], (ranked[1][1] if len(ranked) > 1 else -math.inf)
-        if top < self.floor or top - runner_up < self.margin:
+        floor = self.stop_floor if word is ShortWord.STOP else self.command_floor
+        if top < floor or top - runner_up < self.margin:
             return None
         return word

@@ -208,6 +208,9 @@ class Listener(Generic[T]):
         # pause lasts (speech resuming, or the utterance ending, moves the number on).
         self._pause_id = 0
         self._short_asked = False  # the current pause has been scored
+        # Where the latest stretch of speech began, in the utterance's seconds: its start, or the end of the
+        # latest pause long enough to be scored ("Wait." after a murmur that Silero joined to it).
+        self._stretch_from = 0.0
         self._short_taken: int | None = None  # the pause whose words the short path took
 
     # --- controls (any thread) ---
@@ -351,10 +354,15 @@ class Listener(Generic[T]):
 
         self._drop_taken()
         is_speech = self.detector.probability(detect) >= self.settings.speech_threshold
+        paused = self.collector.segmenter.silence_run if self.collector.collecting else 0.0
         step = self.collector.add(block, is_speech)
         event = step.event
         if is_speech and self._short_asked:
             self._next_pause()  # speech again: the scored pause is over
+        if event is SegmentEvent.SPEECH_STARTED:
+            self._stretch_from = 0.0
+        elif is_speech and paused + 1e-9 >= self.settings.short_path.pause_seconds:
+            self._stretch_from = self.collector.segmenter.utterance_seconds - seconds
         if event is SegmentEvent.SPEECH_STARTED:
             self._since_level = 0.0
             kept = self.collector.segmenter.utterance_seconds + self.settings.segmenter.pre_roll_seconds
@@ -384,7 +392,7 @@ class Listener(Generic[T]):
         if self.short_words is None or self._short_asked or not self.collector.collecting:
             return
         now = self.clock()
-        speech = segmenter.utterance_seconds - segmenter.silence_run
+        speech = segmenter.utterance_seconds - segmenter.silence_run - self._stretch_from
         if not self.settings.short_path.should_score(self._host, now, speech, segmenter.silence_run):
             return
         self._short_asked = True
@@ -392,6 +400,10 @@ class Listener(Generic[T]):
         assert host is not None  # should_score: the Host is talking
         audio = audio if audio is not None else self.collector.so_far()
         began_at = self._began_at if self._began_at is not None else now - segmenter.utterance_seconds
+        if self._stretch_from > 0:  # the latest stretch only, with a little of the pause before it
+            lead = self.settings.segmenter.pre_roll_seconds
+            audio = audio[-round((segmenter.utterance_seconds - self._stretch_from + lead) * self.source.sample_rate) :]
+            began_at = now - (segmenter.utterance_seconds - self._stretch_from)
         ended_at, pause = now - segmenter.silence_run, self._pause_id
         score = self.short_words
 

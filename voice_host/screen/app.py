@@ -34,6 +34,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.rules import QUESTIONS_PER_ROUND
 from engine.state import GameState
+from voice_host.ears.short_words import ShortWord
 from voice_host.loop.barge_in import ONE_AT_A_TIME, BargeAction, BargeIn, barge_words
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.session import is_repeat_request
@@ -44,6 +45,7 @@ from voice_host.screen.voice import (
     LockedClassifier,
     MicChanged,
     SentenceStarted,
+    ShortWordHeard,
     SpeakerLost,
     Understood,
     VoiceFailed,
@@ -66,6 +68,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from engine.case import Case
+    from voice_host.loop.listener import ShortHeard
     from voice_host.loop.session import SessionOutput
     from voice_host.screen.voice import SaidWhen
     from voice_host.understanding.understand import Heard
@@ -381,6 +384,21 @@ class TableApp(App[int]):
             return False  # not over the Host, or a command that acts at once: handled as always
         return True
 
+    def take_short_word(self, short: ShortHeard) -> None:
+        """A stop, repeat, next or skip word over the Host, taken by the short path (the voice side has
+        already stopped the Host): stop stays silent, repeat says the reply again, next and skip go to
+        the game as the card's next and pass."""
+        said = short.scores.phrase[short.word]
+        if short.word is ShortWord.STOP:
+            self._silence()
+            self.heard.show_notice("Heard", f"{said!r}: the Host stopped. F3 repeats the reply.")
+        elif short.word is ShortWord.REPEAT:
+            self.heard.show_notice("Heard", f"{said!r}: again from the start.")
+            self.action_repeat()
+        else:
+            self.send("next" if short.word is ShortWord.NEXT else "pass", key=f"heard {said!r}")
+            self._answering_voice = True
+
     def _take_kept(self) -> None:
         """The Host has stopped: answer what was said over it."""
         kept, self._kept = self._kept, None
@@ -431,6 +449,10 @@ class TableApp(App[int]):
     @on(Understood)
     def _understood(self, event: Understood) -> None:
         self.take_heard(event.heard, event.said)
+
+    @on(ShortWordHeard)
+    def _short_word(self, event: ShortWordHeard) -> None:
+        self.take_short_word(event.heard)
 
     @on(SentenceStarted)
     def _sentence_started(self, event: SentenceStarted) -> None:

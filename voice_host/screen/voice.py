@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from engine.game import Game
     from voice_host.ears.asr import Recognizer
     from voice_host.ears.sound import Audio
-    from voice_host.loop.listener import Utterance
+    from voice_host.loop.listener import ShortHeard, Utterance
     from voice_host.mouth.tts import SpeechLine
     from voice_host.screen.voice_io import VoiceIO
     from voice_host.understanding.understand import Heard
@@ -50,6 +50,15 @@ class Understood(Message):
         super().__init__()
         self.heard = heard
         self.said = said
+
+
+class ShortWordHeard(Message):
+    """A stop, repeat, next or skip word said over the Host, taken by the short path: the Host has
+    already been stopped (docs/speech.md "Barge-in")."""
+
+    def __init__(self, heard: ShortHeard) -> None:
+        super().__init__()
+        self.heard = heard
 
 
 @dataclass(frozen=True)
@@ -167,6 +176,7 @@ def open_table_voice(
             input_device=input_device,
             output_device=output_device,
             turn_complete=heard_complete,
+            on_short_word=lambda heard: post(ShortWordHeard(heard)),
         )
     except Exception as error:  # any failure of the voice side leaves typed play working
         log.exception("the voice side could not open; the table plays by typing")

@@ -10,9 +10,10 @@ from typing import Any, Generic, TypeVar
 
 from engine.replies import Reply
 from voice_host.ears.audio import AudioUnavailableError
+from voice_host.ears.short_words import ShortWordScores
 from voice_host.ears.sound import Audio
 from voice_host.loop.events import MicLevel, MicStatus
-from voice_host.loop.listener import Listener, Utterance
+from voice_host.loop.listener import Listener, ShortHeard, Utterance
 from voice_host.mouth.host_voice import HostVoice
 from voice_host.mouth.tts import SpeechLine
 
@@ -75,6 +76,7 @@ def open_voice(
     prepare_ears: Callable[[], None] | None = None,
     turn_complete: Callable[[T], bool] | None = None,
     hear_over_host: bool = False,
+    on_short_word: Callable[[ShortHeard], object] | None = None,
 ) -> VoiceIO[T]:
     """Open the speaker and the microphone, load piper and Silero, and start listening.
 
@@ -88,6 +90,8 @@ def open_voice(
     `turn_complete` says whether an understood utterance is a whole message (the turn ends at once).
     `hear_over_host` keeps the microphone open while the Host speaks, through the echo canceller
     (docs/speech.md "Echo cancellation"; not yet good enough in a reverberant room, so off by default).
+    With it, `on_short_word` gets a stop, repeat, next or skip word said over the Host, taken by the short
+    path (docs/speech.md "Barge-in") once the Host has already been stopped.
     """
     from voice_host.ears.audio import Capture, Player, check_microphone
     from voice_host.ears.echo import EchoCanceller, EchoUnavailableError, FarEnd
@@ -136,6 +140,9 @@ def open_voice(
             echo = EchoCanceller()
         except EchoUnavailableError as error:
             log.warning("%s; the microphone is shut while the Host speaks", error)
+    short_words, took_short_word = None, None
+    if echo is not None and on_short_word is not None:
+        short_words, took_short_word = _short_path(voice, on_short_word)
     try:
         ears: Listener[T] = Listener(
             Capture(device=input_device),
@@ -146,6 +153,8 @@ def open_voice(
             turn_complete=turn_complete,
             echo=echo,
             far_end=far_end if echo is not None else None,
+            short_words=short_words,
+            on_short_word=took_short_word,
         )
         ears.start()
         io.listener = ears
@@ -164,3 +173,25 @@ def open_voice(
         "".join(f"; {problem}" for problem in problems),
     )
     return io
+
+
+def _short_path(
+    voice: HostVoice | None, on_short_word: Callable[[ShortHeard], object]
+) -> tuple[Callable[[Audio], ShortWordScores] | None, Callable[[ShortHeard], None] | None]:
+    """The short path's scorer (its own small Whisper), and what a short word taken does: the Host stops
+    at once, on the listener's thread (every short word stops it first), then the screen is told."""
+    from models.locate import ModelError
+    from voice_host.ears.short_words import ShortWordScorer
+
+    try:
+        scorer = ShortWordScorer()
+    except ModelError as error:
+        log.warning("%s; stop words over the Host go through the whole understanding", error)
+        return None, None
+
+    def took(heard: ShortHeard) -> None:
+        if voice is not None:
+            voice.stop()
+        on_short_word(heard)
+
+    return scorer.score, took
