@@ -426,6 +426,8 @@ class TopicIndex:
         said = [entry for entry in speaking if senses & _stems_of_text(entry.words)]
         # a HELD line is what the suspect saw or heard and kept back ("the plate room door stood ajar")
         kept_back = [entry for entry in speaking if entry.kind is EntryKind.HELD]
+        if thing.cue.entry.kind is EntryKind.HELD and in_file(thing.cue.entry) and thing.cue.entry not in kept_back:
+            kept_back.append(thing.cue.entry)  # its own cue: "the bedroom corridor" for "the end of the corridor"
         if _after_place_preposition(words, thing.start):
             # "what did you hear [in the hall]?": a place is what was seen or heard only in its own line or a HELD
             # one; another line that has the suspect hear something there ("in the hall it came through faint")
@@ -436,6 +438,9 @@ class TopicIndex:
 
 # The stems of hearing and of seeing: a question asked with one is answered by a line that says it.
 _SENSES = (frozenset({"hear", "heard", "listen"}), frozenset({"see", "saw", "seen", "notic", "watch", "spot"}))
+_TIME_WORDS = frozenset(
+    "one two three four five six seven eight nine ten eleven twelve twenty half quarter midnight noon".split()
+)
 _INDEFINITE = frozenset(stem(word) for word in "anything anyone anybody something someone somebody nothing nobody".split())
 _SECOND_PERSON = frozenset("you your yours yourself you've you'd you'll you're".split())
 _TITLES_BEFORE_NAMES = frozenset("mr mrs miss ms dr the young old".split())
@@ -480,17 +485,23 @@ def _focus_at(words: Sequence[str]) -> int | None:
 def _raise_after_about(words: Sequence[str], hits: list[_Hit]) -> list[_Hit]:
     """"Was there anything odd [about the bowl]?", "did you hear anything [about the will]?": after a way of asking
     about anything, the thing the question is about is what is asked. Not after a thing or one of the six ("is Mrs
-    Ruddock telling the truth about the kitchen?" asks about her)."""
+    Ruddock telling the truth about the kitchen?" asks about her), not when the way of asking's own line speaks of
+    the thing ("anything else about the back stair?" is the HELD line that heard its door), and not a time ("did you
+    hear anything about twenty-five to eleven?")."""
     for about in (at for at, word in enumerate(words) if word == "about"):
         before = [hit for hit in hits if hit.positions[-1] < about]
         if not before or any(hit.strength >= CueStrength.SPECIFIC and not _asks_about_anything(hit.cue) for hit in before):
             continue
-        end = about + 1  # the thing starts here, or after its determiners ("about [the] will" matches "the will" too)
-        while end < len(words) and words[end] in _DETERMINERS:
+        end = about + 1  # the thing starts here, or past determiners and an owner ("about [your aunt's] will")
+        while end < len(words) and (words[end] in _DETERMINERS or words[end].endswith("'s")):
             end += 1
+        if about + 1 < len(words) and (words[about + 1] in _TIME_WORDS or words[about + 1].isdigit()):
+            continue  # "about twenty-five to eleven" is a time, not a thing
         return [
             _Hit(hit.cue, hit.positions, hit.strength + 1)
-            if about < hit.start <= end and hit.strength >= CueStrength.SPECIFIC
+            if about < hit.start <= end
+            and hit.strength >= CueStrength.SPECIFIC
+            and not any(_speaks_of(other.cue.entry, hit.cue.stems, admit=False) for other in before)
             else hit
             for hit in hits
         ]

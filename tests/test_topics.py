@@ -233,6 +233,10 @@ def test_a_thing_asked_about_after_a_way_of_asking_anything_is_the_topic() -> No
     assert answer("Mrs Ruddock, was there anything strange about tonight?") == line("ruddock", "what she heard")
     # not after one of the six as the subject: the question asks about them
     assert answer("Thwaite, is Mrs Ruddock telling the truth about the kitchen?") == line("thwaite", "Mrs. Ruddock")
+    # past an owner: "about your aunt's will"
+    assert answer("Joel, did you hear anything about your aunt's will?") == line("joel", "the will")
+    # "about" before a time is "at around": the time is not the thing asked
+    assert answer("Mr Ormerod, did you hear anything about twenty-five to eleven?") == line("ormerod", "what he heard")
 
 
 def test_a_cue_ending_in_her_hears_the_dead_woman_named_in_its_place() -> None:
@@ -242,3 +246,25 @@ def test_a_cue_ending_in_her_hears_the_dead_woman_named_in_its_place() -> None:
     assert answer("Mr Ormerod, what did you do when you found Mrs Blamire?") == line("ormerod", "finding her")
     # not her possessive: "know Mrs Blamire's will" asks about the will
     assert answer("Mr Ormerod, does anyone know Mrs Blamire's will?") == line("ormerod", "the will")
+
+
+def test_a_way_of_asking_whose_own_line_speaks_of_the_thing_keeps_the_question() -> None:
+    # her HELD line ("I heard the back stair door creak") is the "anything else" about the back stair
+    game = Game(case())
+    game.start()
+    game.handle("Ann")
+    game.handle("Confront Mrs Ruddock with E4")
+    held = next(e for e in case().entries_for("ruddock") if e.topic == "what else she heard")
+    said = suspect_lines(game.handle("Mrs Ruddock, is there anything else you know about the back stair?"))
+    assert [text for _, text in said] == [held.words]
+
+
+def test_a_held_line_answers_for_its_own_place_asked_with_hearing() -> None:
+    # "the bedroom corridor" is a cue of her HELD line, whose words say only "the end of the corridor"
+    game = Game(case())
+    game.start()
+    game.handle("Ann")
+    game.handle("Confront Mrs Ruddock with E4")
+    held = next(e for e in case().entries_for("ruddock") if e.topic == "what else she heard")
+    said = suspect_lines(game.handle("Mrs Ruddock, what could you hear on the bedroom corridor?"))
+    assert [text for _, text in said] == [held.words]
