@@ -153,6 +153,8 @@ KNOWN_MISSES = frozenset(
         "Mr Ormerod, you went down to the plate room with the Reverend. What did you see there?",
         "Reverend, you went down after the bell. What did you do?",
         "Ormerod, you were first into the plate room after Thwaite. What did you see?",
+        # a probe of the new cues: two things asked, and living here (Cousin Hester) comes before the marriage
+        "Miss Marsden, would you live here with Joel once you are married?",
     }
 )
 
