@@ -1,41 +1,50 @@
-"""End of turn benchmark: `python bench/turn.py [--conditions clean,room] [--limit N] [--smart-turn FILE.onnx]`.
+"""End of turn benchmark: `python bench/turn.py [--split tune|test] [--conditions clean,room] [--paused] [--limit N]`.
 
 Every utterance is fed block by block (32 ms, audio time) through Silero and the segmenter with the
-hangover ceiling; at each pause of `early_seconds` the Host's real understanding runs on the audio so
-far (wall-timed), and so does smart-turn when given. From that one trace each end-of-turn policy is
-replayed:
+hangover ceiling; at each pause of 0.1 s (the shortest start gap studied) the Host's real understanding
+runs on the audio so far (wall-timed), and so does smart-turn when given (`--smart-turn FILE.onnx`).
+From that one trace each end-of-turn policy is replayed, with understanding on one worker as in the
+listener (a run still going when speech resumes holds the worker; one still queued is dropped):
 
-- `fixed 0.6 s`: today's before this change: the turn ends after 0.6 s of silence, whatever was said;
-- `text`: `EndOfTurn` with the text signal (`heard_complete`), the 1.0 s ceiling otherwise;
-- `text + smart-turn`: the same, a complete text waiting `doubt_seconds` when smart-turn hears an
-  unfinished voice (only with --smart-turn);
-- `smart-turn alone`: the turn ends at the first pause smart-turn calls finished (reference).
+- `fixed 0.6 s`: the hangover before the end-of-turn decision: 0.6 s of silence, whatever was said;
+- `text`: `EndOfTurn` with the text signal (`heard_complete`), understanding from a 0.2 s pause (before
+  issue 15 part 1); `text, from 0.1 s`: the same, understanding started after 0.1 s;
+- `shaped`: the three-grade text signal (`heard_turn`: a whole message that may go on, a question
+  among them, is held `hold_seconds`), from 0.2 s; `shaped, from 0.1 s`: what ships; `shaped,
+  questions at once, from 0.1 s`: a question answered after the short pause (faster, and it cuts
+  "Martha, where were you … at ten o'clock?");
+- with --smart-turn: `text + smart-turn` (a complete text waits 0.6 s when smart-turn hears an
+  unfinished voice), `text or smart-turn`, `smart-turn alone`.
 
-A policy's end of turn at a pause is the moment its result is ready (the pause's start plus the
-understanding time); if speech resumes before then, the early result was thrown away and the turn
-goes on. Reported per condition:
+A policy's end of turn at a pause is the moment its result is ready (when its run could start plus
+the understanding time) or the pause its text needs, whichever is later; if speech resumes before
+then, the early result was thrown away and the turn goes on. Reported per condition:
 
-- end of speech -> first audio, p50/p90, on the `test` part of the fixtures the Host answers aloud
-  (the turn's end, plus the engine's reply and piper's first sentence, measured once per fixture);
+- end of speech -> end of turn with understanding instant (the policy's own wait, audio time);
+- end of speech -> first audio, p50/p90, on the fixtures the Host answers aloud: measured (the turn's
+  end with understanding as timed, plus the engine's reply and piper's first sentence as timed: both
+  inflated on a loaded machine) and an idle estimate (understanding `--idle-understanding` and the
+  reply `--idle-reply` at every pause);
 - cut: on the paused questions (each fixture with a comma or colon inside, its pause stretched to a
   seeded 0.3-0.7 s), how often the turn ended before the words after the pause;
 - cut on the paused lines (`audio_fixtures/paused.py`, with `--paused`): utterances the voice itself
   says with a 0.3-0.7 s pause inside, split by whether the words before the pause are already a whole
   message (`whole`: "Thwaite, where were you … at ten o'clock?", "Next … round.") or not (`open`:
-  "Abel, … where were you at ten?");
-- where the time goes: for the policy that ships (`text`), the parts of first audio at the pause that
-  ended the turn (the policy's wait with Silero's lag, understanding, the reply's first sentence).
+  "Abel, … where were you at ten?"), with understanding as measured, idle and instant;
+- where the time goes for the policy that ships: the wait, understanding, the reply's first sentence.
 
 `--split tune` is where rules and thresholds are shaped; figures are reported on `--split test` (the
-default; the corpus's test lines are rendered on first use).
-
-Timings are wall-clock on a shared 2-core machine: understanding time moves with the load.
+default). `--traces FILE` keeps every trace (what was heard at each pause, and when) so changed
+policies can be replayed without hearing the lines again; a traces file belongs to one commit's
+understanding.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
+import math
+import pickle
 import sys
 import time
 from collections.abc import Callable
@@ -51,8 +60,11 @@ if str(ROOT) not in sys.path:
 from audio_fixtures.corpus import Split  # noqa: E402
 from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_fixtures  # noqa: E402
 from voice_host.ears.sound import SAMPLE_RATE, Audio  # noqa: E402
+from voice_host.understanding.understand import Heard  # noqa: E402
 
 BLOCK = 512
+BLOCK_SECONDS = BLOCK / SAMPLE_RATE
+TRACE_EARLY = 0.1  # the trace hands each pause of this long over (the shortest start gap studied)
 FIXED_HANGOVER = 0.6  # the hangover before end of turn (the fixed policy)
 LEAD_SECONDS = 0.5
 TAIL_SECONDS = 2.0
@@ -61,6 +73,7 @@ FRAME = 160  # 10 ms frames for finding speech and pauses
 # come late and are thrown away when speech resumes, so fewer cuts), as an idle machine takes it (the
 # recognition p50 of "Voice understanding", run 11, with smart-turn's 75 ms), and instant (the worst case).
 IDLE_UNDERSTANDING = 0.45
+IDLE_REPLY = 0.12  # the engine's reply and piper's first sentence, idle (run 11: first audio - 0.2 s - recognition)
 UNDERSTANDING_WAYS = ("measured", "idle", "instant")
 
 
@@ -118,17 +131,31 @@ def with_pause(fixture: Fixture, clean: Audio) -> Paused | None:
 
 @dataclass(frozen=True)
 class PauseResult:
-    """One pause in the trace: when it began, whether speech came back, what was judged."""
+    """One pause in the trace: when it began, whether speech came back, what was heard in it.
 
-    start: float  # seconds of audio: the pause reached early_seconds (silence started)
-    silence_began: float  # the first silent block
+    The trace is taken with the shortest gap studied (`--early`): a policy that starts understanding
+    after a longer gap sees the same pause only if it lasted that long, and hears what was heard here
+    (the audio differs only by the extra silence at its end).
+    """
+
+    start: float  # seconds of audio: the pause reached the trace's early gap (silence started)
+    silence_began: float  # the first silent block (the segmenter's count)
     resumed: float | None  # speech came back (None: the ceiling ended the utterance)
     ceiling: float | None  # the hangover ceiling ran out
     understand_seconds: float
-    text_complete: bool
+    heard: Heard  # what the Host's understanding made of the audio so far
     smart_turn: float | None  # probability the turn is finished
     smart_turn_seconds: float
-    transcript: str = ""  # what the Host heard at this pause
+
+    @property
+    def transcript(self) -> str:
+        return self.heard.transcript
+
+    def signalled(self, gap: float) -> float | None:
+        """When a segmenter with `early_seconds=gap` hands this pause over (None: speech came back first)."""
+        blocks = max(1, math.ceil(gap / BLOCK_SECONDS - 1e-9))
+        at = self.silence_began + blocks * BLOCK_SECONDS
+        return at if self.resumed is None or at < self.resumed - 1e-9 else None
 
 
 @dataclass
@@ -137,18 +164,16 @@ class Trace:
 
 
 class Tracer:
-    def __init__(self, smart_turn: Path | None) -> None:
+    def __init__(self, smart_turn: Path | None, early_seconds: float = TRACE_EARLY) -> None:
         from voice_host.cli.hear import HearPipeline, fresh_game
         from voice_host.ears.vad import SegmenterSettings, SileroVad
         from voice_host.loop.casefiles import load_bundled_case
-        from voice_host.understanding.complete import heard_complete
 
         self.case = load_bundled_case()
         self.pipeline = HearPipeline(self.case, use_vad=False)
         self.fresh_game = fresh_game
         self.vad = SileroVad()
-        self.settings = SegmenterSettings()
-        self.complete = heard_complete
+        self.settings = SegmenterSettings(early_seconds=early_seconds)
         self.smart: Callable[[Audio], float] | None = None
         if smart_turn is not None:
             self.smart = smart_turn_scorer(smart_turn)
@@ -159,19 +184,14 @@ class Tracer:
         self.vad.reset()
         collector = UtteranceCollector(self.settings)
         trace = Trace()
-        pending: dict[str, float] | None = None
-        heard_at: tuple[float, float, bool, float | None, float, str] | None = None
-        silence_began = 0.0
-        was_speech = False
+        heard_at: tuple[float, float, float, Heard, float | None, float] | None = None
         for index in range(0, len(audio) - BLOCK + 1, BLOCK):
             block = audio[index : index + BLOCK]
             now = (index + BLOCK) / SAMPLE_RATE
             is_speech = self.vad.probability(block) >= 0.5
-            if was_speech and not is_speech:
-                silence_began = now - BLOCK / SAMPLE_RATE
-            was_speech = is_speech
             step = collector.add(block, is_speech)
             if step.event is SegmentEvent.SILENCE_STARTED and step.audio is not None:
+                began = now - collector.segmenter.silence_run
                 game = self.fresh_game(self.case)
                 started = time.perf_counter()
                 heard = self.pipeline.passes.hear(step.audio, game, game.state.seats).heard
@@ -181,23 +201,40 @@ class Tracer:
                     started = time.perf_counter()
                     probability = self.smart(step.audio)
                     smart_seconds = time.perf_counter() - started
-                heard_at = (now, understand, self.complete(heard), probability, smart_seconds, heard.transcript)
-                pending = {"began": silence_began}
+                heard_at = (now, began, understand, heard, probability, smart_seconds)
             elif step.event in (SegmentEvent.SPEECH_RESUMED, SegmentEvent.SPEECH_ENDED, SegmentEvent.TOO_LONG):
-                if heard_at is not None and pending is not None:
+                if heard_at is not None:
                     resumed = now if step.event is SegmentEvent.SPEECH_RESUMED else None
                     ceiling = None if resumed is not None else now
-                    start, understand, complete, probability, smart_seconds, transcript = heard_at
+                    start, began, understand, heard, probability, smart_seconds = heard_at
                     trace.pauses.append(
-                        PauseResult(
-                            start, pending["began"], resumed, ceiling, understand, complete, probability, smart_seconds,
-                            transcript,
-                        )
+                        PauseResult(start, began, resumed, ceiling, understand, heard, probability, smart_seconds)
                     )
-                heard_at, pending = None, None
+                heard_at = None
                 if step.event is not SegmentEvent.SPEECH_RESUMED:
                     break
         return trace
+
+
+class TraceStore:
+    """Traces kept in a pickle between runs (`--traces FILE`): policies can be replayed without
+    hearing every line again (what was heard is kept; the text signal is judged anew at replay)."""
+
+    def __init__(self, tracer: Tracer, path: Path | None) -> None:
+        self.tracer = tracer
+        self.path = path
+        self.traces: dict[str, Trace] = {}
+        if path is not None and path.exists():
+            with path.open("rb") as handle:
+                self.traces = pickle.load(handle)
+
+    def trace(self, key: str, audio: Callable[[], Audio]) -> Trace:
+        if key not in self.traces:
+            self.traces[key] = self.tracer.trace(audio())
+            if self.path is not None:
+                with self.path.open("wb") as handle:
+                    pickle.dump(self.traces, handle)
+        return self.traces[key]
 
 
 def smart_turn_scorer(model: Path) -> Callable[[Audio], float]:
@@ -227,19 +264,32 @@ class Policy:
     name: str
     # (pause) -> seconds of pause the policy needs before ending there, or None: it waits past this pause
     wait: Callable[[PauseResult], float | None]
+    gap: float = 0.2  # seconds of pause before understanding starts (the segmenter's early_seconds)
 
 
 def turn_end(trace: Trace, policy: Policy, computing: bool = True, assume: float | None = None) -> tuple[float, int] | None:
     """When the policy ends the turn (seconds of audio, result ready) and at which pause.
 
+    Understanding runs on one worker, as in the listener: a pause's job starts when the worker is free,
+    a job still queued when speech resumes is dropped, and one already running finishes (its result
+    thrown away) and holds the worker meanwhile.
     `computing=False` takes understanding as instant: the policy's own wait, free of the machine's load.
     `assume`: understanding (and smart-turn) take this many seconds at every pause instead of the measured
     time (an idle machine's figure, for a loaded run).
     """
+    free = -math.inf  # when the worker is free
     for number, pause in enumerate(trace.pauses):
-        need = policy.wait(pause)
+        requested = pause.signalled(policy.gap)
+        if requested is None:
+            continue  # the pause was too short for this policy to hand it over
         computed = pause.understand_seconds + pause.smart_turn_seconds if assume is None else assume
-        ready = pause.start + (computed if computing else 0.0)
+        ready = requested
+        if computing:
+            begins = max(requested, free)
+            if pause.resumed is not None and begins >= pause.resumed:
+                continue  # still queued when speech came back: dropped unrun
+            ready = free = begins + computed
+        need = policy.wait(pause)
         if need is not None:
             ends = max(ready, pause.silence_began + need)
             if pause.resumed is None or ends < pause.resumed:
@@ -249,8 +299,13 @@ def turn_end(trace: Trace, policy: Policy, computing: bool = True, assume: float
     return None
 
 
+SHIPS = "shaped, from 0.1 s"  # the policy the app uses (its parts of first audio are printed)
+
+
 def policies(with_smart: bool) -> list[Policy]:
-    from voice_host.ears.turn import EndOfTurn
+    from engine.messages import MessageKind
+    from voice_host.ears.turn import EndOfTurn, TurnText
+    from voice_host.understanding.complete import heard_complete, heard_turn
 
     turn = EndOfTurn()
 
@@ -258,24 +313,42 @@ def policies(with_smart: bool) -> list[Policy]:
         return FIXED_HANGOVER
 
     def text(pause: PauseResult) -> float | None:
-        return turn.complete_seconds if pause.text_complete else None
+        return turn.complete_seconds if heard_complete(pause.heard) else None
+
+    def shaped(pause: PauseResult) -> float | None:
+        return turn.wait_seconds(heard_turn(pause.heard))
+
+    def questions_at_once(pause: PauseResult) -> float | None:
+        # The same, but a question put to a suspect answered after the short pause (faster; cuts
+        # "Martha, where were you … at ten o'clock?").
+        grade, message = heard_turn(pause.heard), pause.heard.message
+        if grade is TurnText.MAY_GO_ON and message is not None and message.kind is MessageKind.QUESTION:
+            grade = TurnText.WHOLE
+        return turn.wait_seconds(grade)
 
     def text_smart(pause: PauseResult) -> float | None:
-        if not pause.text_complete:
+        if not heard_complete(pause.heard):
             return None
         finished = pause.smart_turn is None or pause.smart_turn > 0.5
         return turn.complete_seconds if finished else turn.doubt_seconds
 
     def text_or_smart(pause: PauseResult) -> float | None:
         # Either signal may end the turn: smart-turn ends what the text calls unfinished.
-        if pause.text_complete or (pause.smart_turn or 0.0) > 0.5:
+        if heard_complete(pause.heard) or (pause.smart_turn or 0.0) > 0.5:
             return turn.complete_seconds
         return None
 
     def smart_alone(pause: PauseResult) -> float | None:
         return turn.complete_seconds if (pause.smart_turn or 0.0) > 0.5 else None
 
-    chosen = [Policy(f"fixed {FIXED_HANGOVER} s", fixed), Policy("text", text)]
+    chosen = [
+        Policy(f"fixed {FIXED_HANGOVER} s", fixed),
+        Policy("text", text),
+        Policy("text, from 0.1 s", text, gap=0.1),
+        Policy("shaped", shaped),
+        Policy(SHIPS, shaped, gap=0.1),
+        Policy("shaped, questions at once, from 0.1 s", questions_at_once, gap=0.1),
+    ]
     if with_smart:
         chosen += [
             Policy("text + smart-turn", text_smart),
@@ -308,14 +381,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--conditions", default="clean,room")
     parser.add_argument("--split", default="test", choices=[s.value for s in Split], help="shape on tune, report test")
-    parser.add_argument("--limit", type=int, default=0, help="only the first N fixtures and paused lines (a quick look)")
+    parser.add_argument("--limit", type=int, default=0, help="only the first N fixtures (the paused lines are all run)")
     parser.add_argument("--smart-turn", type=Path, default=None, help="smart-turn v3 ONNX file to compare")
     parser.add_argument("--cache", type=Path, default=None, help="keep room impulses and room renders in this folder")
+    parser.add_argument(
+        "--traces",
+        type=Path,
+        default=None,
+        help="keep each line's trace in this pickle and reuse it (replaying changed policies without hearing again)",
+    )
     parser.add_argument(
         "--idle-understanding",
         type=float,
         default=IDLE_UNDERSTANDING,
-        help="seconds of understanding assumed for the paused lines' 'idle' column",
+        help="seconds of understanding assumed for the 'idle' columns",
+    )
+    parser.add_argument(
+        "--idle-reply", type=float, default=IDLE_REPLY, help="seconds of engine reply and first piper sentence assumed idle"
     )
     parser.add_argument("--paused-only", action="store_true", help="only the paused lines (implies --paused)")
     parser.add_argument("--paused", action="store_true", help="also the paused lines of audio_fixtures/paused.py")
@@ -323,6 +405,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from audio_fixtures.acoustics import RoomImpulses, in_room
+    from audio_fixtures.paused import PausedAudio, PausedLine, paused_lines
     from voice_host.mouth.tts import Synthesizer
 
     every = load_fixtures(Split(args.split))
@@ -331,116 +414,138 @@ def main() -> None:
     sounds = FixtureAudio(every, args.cache)
     impulses = RoomImpulses(args.cache)
     tracer = Tracer(args.smart_turn)
+    store = TraceStore(tracer, args.traces)
     synth = Synthesizer()
     synth.preload()
     chosen = policies(args.smart_turn is not None)
     lead = np.zeros(int(LEAD_SECONDS * SAMPLE_RATE), dtype=np.float32)
     tail = np.zeros(int(TAIL_SECONDS * SAMPLE_RATE), dtype=np.float32)
     replies = {f.id: reply_seconds(tracer, f, synth) for f in fixtures}
-    from audio_fixtures.paused import PausedAudio, paused_lines
-
     args.paused = args.paused or args.paused_only
     paused_set = [line for line in paused_lines() if line.fixture.split.value == args.split] if args.paused else []
-    paused_set = paused_set[: args.limit] if args.limit else paused_set
     paused_sounds = PausedAudio()
     answered = [seconds for seconds in replies.values() if seconds is not None]
     print(
         f"{len(fixtures)} fixtures, {len(answered)} answered aloud; reply + first piper sentence p50 "
         f"{percentile(answered, 50):.3f} s"
     )
+    idle = args.idle_understanding
 
     for name in args.conditions.split(","):
         condition = Condition(name)
         first_audio: dict[str, list[float]] = {p.name: [] for p in chosen}
+        first_idle: dict[str, list[float]] = {p.name: [] for p in chosen}
         waits: dict[str, list[float]] = {p.name: [] for p in chosen}
         cut: dict[str, list[bool]] = {p.name: [] for p in chosen}
         understand: list[float] = []
         smart: list[float] = []
-        parts: dict[str, list[float]] = {"wait": [], "understanding": [], "reply": []}  # the `text` policy's first audio
-        # (policy, whole first part, understanding as measured or instant) -> cut per paused line. Instant
-        # understanding is the worst case: on a loaded machine a slow result is thrown away when speech resumes.
+        handed: dict[str, list[int]] = {p.name: [] for p in chosen}  # pauses handed to understanding per line
+        parts: dict[str, list[float]] = {"wait": [], "understanding": [], "reply": []}  # SHIPS's first audio
+        # (policy, whole first part, understanding as measured / idle / instant) -> cut per paused line.
         paused_cut: dict[tuple[str, bool, str], list[bool]] = {
             (p.name, whole, way): [] for p in chosen for whole in (False, True) for way in UNDERSTANDING_WAYS
         }
         for fixture in fixtures:
             clean = sounds.clean(fixture.id)
             _, spoken_end = speech_span(clean)
-            audio = np.concatenate([lead, sounds.audio(fixture.id, condition), tail])
-            trace = tracer.trace(audio)
+            spoken_end += LEAD_SECONDS
+
+            def fixture_audio(fixture: Fixture = fixture, condition: Condition = condition) -> Audio:
+                return np.concatenate([lead, sounds.audio(fixture.id, condition), tail])
+
+            trace = store.trace(f"{condition.value}|fixture|{fixture.id}", fixture_audio)
             understand += [p.understand_seconds for p in trace.pauses]
             smart += [p.smart_turn_seconds for p in trace.pauses if p.smart_turn is not None]
             reply = replies[fixture.id]
             for policy in chosen:
-                end = turn_end(trace, policy)
+                handed[policy.name].append(sum(p.signalled(policy.gap) is not None for p in trace.pauses))
                 if reply is None:
                     continue  # the Host does not answer it: no first audio to time
-                if args.verbose and policy.name == "text" and end is not None and not trace.pauses[end[1]].text_complete:
-                    print(f"  ceiling {condition.value}: {fixture.id} {fixture.spoken!r}")
+                end = turn_end(trace, policy)
+                if args.verbose and policy.name == SHIPS and end is not None and policy.wait(trace.pauses[end[1]]) is None:
+                    heard_text = trace.pauses[end[1]].transcript
+                    print(f"  ceiling {condition.value}: {fixture.id} {fixture.spoken!r}, heard {heard_text!r}")
                 if end is not None:
-                    first_audio[policy.name].append(end[0] - (LEAD_SECONDS + spoken_end) + reply)
+                    first_audio[policy.name].append(end[0] - spoken_end + reply)
+                idle_end = turn_end(trace, policy, assume=idle)
+                if idle_end is not None:
+                    first_idle[policy.name].append(idle_end[0] - spoken_end + args.idle_reply)
                 instant = turn_end(trace, policy, computing=False)
                 if instant is not None:
-                    waits[policy.name].append(instant[0] - (LEAD_SECONDS + spoken_end))
-                if policy.name == "text" and end is not None and instant is not None:
-                    parts["wait"].append(instant[0] - (LEAD_SECONDS + spoken_end))
+                    waits[policy.name].append(instant[0] - spoken_end)
+                if policy.name == SHIPS and end is not None and instant is not None:
+                    parts["wait"].append(instant[0] - spoken_end)
                     parts["understanding"].append(trace.pauses[end[1]].understand_seconds)
                     parts["reply"].append(reply)
             paused = with_pause(fixture, clean)
             if paused is None:
                 continue
-            heard = paused.audio if condition is Condition.CLEAN else in_room(paused.audio, fixture.id + "|paused", impulses)[0]
-            audio = np.concatenate([lead, heard.astype(np.float32), tail])
-            trace = tracer.trace(audio)
+
+            def stretched_audio(stretched: Paused = paused, condition: Condition = condition) -> Audio:
+                heard = stretched.audio
+                if condition is not Condition.CLEAN:
+                    heard = in_room(stretched.audio, stretched.fixture.id + "|paused", impulses)[0]
+                return np.concatenate([lead, heard.astype(np.float32), tail])
+
+            trace = store.trace(f"{condition.value}|stretched|{fixture.id}", stretched_audio)
             for policy in chosen:
                 end = turn_end(trace, policy)
                 was_cut = end is None or end[0] < LEAD_SECONDS + paused.resume_at
                 cut[policy.name].append(was_cut)
                 if args.verbose and was_cut:
                     print(f"  cut {condition.value} {policy.name}: {fixture.id} {fixture.spoken!r} pause {paused.pause:.2f}")
-        if args.paused:
-            for line in paused_set:
-                clean, resume_at = paused_sounds.clean(line)
+        for line in paused_set:
+
+            def line_audio(line: PausedLine = line, condition: Condition = condition) -> Audio:
+                clean, _ = paused_sounds.clean(line)
                 if condition is not Condition.CLEAN:
                     clean = in_room(clean, line.fixture.id, impulses)[0].astype(np.float32)
-                trace = tracer.trace(np.concatenate([lead, clean, tail]))
-                understand += [p.understand_seconds for p in trace.pauses]
-                smart += [p.smart_turn_seconds for p in trace.pauses if p.smart_turn is not None]
-                for policy in chosen:
-                    for way in UNDERSTANDING_WAYS:
-                        computing, assume = way != "instant", (args.idle_understanding if way == "idle" else None)
-                        end = turn_end(trace, policy, computing, assume)
-                        was_cut = end is None or end[0] < LEAD_SECONDS + resume_at
-                        paused_cut[(policy.name, line.whole_first, way)].append(was_cut)
-                        if args.verbose and was_cut and way == "idle" and end is not None:
-                            kind = "whole" if line.whole_first else "open"
-                            heard_text = trace.pauses[end[1]].transcript
-                            print(
-                                f"  cut {condition.value} {policy.name} ({kind}): {line.fixture.id} {line.first!r} … "
-                                f"{line.rest!r}, heard {heard_text!r}"
-                            )
+                return np.concatenate([lead, clean, tail])
+
+            _, resume_at = paused_sounds.clean(line)
+            trace = store.trace(f"{condition.value}|paused|{line.fixture.id}", line_audio)
+            understand += [p.understand_seconds for p in trace.pauses]
+            smart += [p.smart_turn_seconds for p in trace.pauses if p.smart_turn is not None]
+            for policy in chosen:
+                for way in UNDERSTANDING_WAYS:
+                    computing, assume = way != "instant", (idle if way == "idle" else None)
+                    end = turn_end(trace, policy, computing, assume)
+                    was_cut = end is None or end[0] < LEAD_SECONDS + resume_at
+                    paused_cut[(policy.name, line.whole_first, way)].append(was_cut)
+                    if args.verbose and was_cut and way == "idle" and end is not None and policy.name in ("text", SHIPS):
+                        kind = "whole" if line.whole_first else "open"
+                        print(
+                            f"  cut {condition.value} {policy.name} ({kind}): {line.fixture.id} {line.first!r} … "
+                            f"{line.rest!r}, heard {trace.pauses[end[1]].transcript!r}"
+                        )
         print(
-            f"\n{condition.value}: understanding p50 {percentile(understand, 50):.3f} s"
+            f"\n{condition.value}: understanding p50 {percentile(understand, 50):.3f} s (measured)"
             + (f", smart-turn p50 {percentile(smart, 50) * 1000:.0f} ms" if smart else "")
         )
-        print(
-            "| policy | end of speech -> end of turn p50 / p90 (instant understanding) "
-            f"| end of speech -> first audio p50 / p90 (measured) | paused questions cut ({args.split}) |"
-        )
-        print("|---|---|---|---|")
-        for policy in chosen:
-            values, wait = first_audio[policy.name], waits[policy.name]
-            cuts = cut[policy.name]
+        if fixtures:
             print(
-                f"| {policy.name} | {percentile(wait, 50):.2f} / {percentile(wait, 90):.2f} s "
-                f"| {percentile(values, 50):.2f} / {percentile(values, 90):.2f} s "
-                f"| {sum(cuts)}/{len(cuts)} |"
+                "| policy | end of speech -> end of turn p50 / p90 (instant understanding) "
+                "| first audio p50 / p90 (measured) "
+                f"| first audio p50 / p90 (idle: understanding {idle:.2f} s, reply {args.idle_reply:.2f} s) "
+                f"| pauses understood per line | paused questions cut ({args.split}) |"
             )
-        print(
-            "\nwhere first audio goes (text policy, p50 / p90 s): "
-            + ", ".join(f"{name} {percentile(v, 50):.2f} / {percentile(v, 90):.2f}" for name, v in parts.items())
-        )
+            print("|---|---|---|---|---|---|")
+            for policy in chosen:
+                values, wait, estimate = first_audio[policy.name], waits[policy.name], first_idle[policy.name]
+                cuts = cut[policy.name]
+                print(
+                    f"| {policy.name} | {percentile(wait, 50):.2f} / {percentile(wait, 90):.2f} s "
+                    f"| {percentile(values, 50):.2f} / {percentile(values, 90):.2f} s "
+                    f"| {percentile(estimate, 50):.2f} / {percentile(estimate, 90):.2f} s "
+                    f"| {np.mean(handed[policy.name]):.2f} "
+                    f"| {sum(cuts)}/{len(cuts)} |"
+                )
+            print(
+                f"\nwhere first audio goes ({SHIPS}, measured, p50 / p90 s): "
+                + ", ".join(f"{name} {percentile(v, 50):.2f} / {percentile(v, 90):.2f}" for name, v in parts.items())
+            )
         if args.paused:
-            ways = " / ".join(f"{args.idle_understanding:.2f} s" if way == "idle" else way for way in UNDERSTANDING_WAYS)
+            ways = " / ".join(f"{idle:.2f} s" if way == "idle" else way for way in UNDERSTANDING_WAYS)
             print(f"\n| policy | paused lines ({args.split}) cut, open first part; understanding {ways} | whole first part |")
             print("|---|---|---|")
             for policy in chosen:

@@ -18,6 +18,7 @@ from voice_host.ears.audio import DeviceLostError, NoMicrophoneError
 from voice_host.ears.echo import EchoCanceller, FarEnd
 from voice_host.ears.short_words import ShortWord, ShortWordScores
 from voice_host.ears.sound import SAMPLE_RATE, Audio
+from voice_host.ears.turn import EndOfTurn, TurnText
 from voice_host.ears.vad import SegmenterSettings
 from voice_host.loop.barge_in import ShortPath
 from voice_host.loop.events import MicLevel, MicStatus
@@ -735,6 +736,46 @@ def test_an_unfinished_turn_still_ends_at_the_hangover_ceiling() -> None:
     assert h.utterances == []
     h.feed(silence(1))  # 0.5 s: the ceiling
     assert [u.result for u in h.utterances] == ["Abel,"]
+
+
+class HoldHarness(Harness):
+    """Speech at 0.5 is heard as "Next." (a whole message that may go on), with 0.7 after it as "Next round,
+    please."; understanding starts after 0.1 s of pause, "Next." is held 0.5 s, the ceiling is 1.0 s."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        settings = ListenerSettings(
+            segmenter=SegmenterSettings(speech_seconds=0.1, early_seconds=0.1, silence_seconds=1.0, pre_roll_seconds=0.1),
+            end_of_turn=EndOfTurn(complete_seconds=0.2, hold_seconds=0.5),
+        )
+        self.listener = Listener(
+            self.source, self.detector, self.understand, self.deliver, self.statuses.append, settings,
+            executor=InlineExecutor(), turn_complete=self.judge,
+        )  # fmt: skip
+
+    def understand(self, audio: Audio) -> str:
+        self.understood.append(audio)
+        return "Next round, please." if bool(np.any(audio == np.float32(0.7))) else "Next."
+
+    @staticmethod
+    def judge(text: str) -> TurnText:
+        return TurnText.WHOLE if text.endswith("please.") else TurnText.MAY_GO_ON
+
+
+def test_a_message_that_may_go_on_is_held_before_the_turn_ends() -> None:
+    h = HoldHarness()
+    h.feed(speech(0.5, 4) + silence(9))  # 0.45 s of pause: understood at 0.1 s, but held
+    assert h.utterances == [] and len(h.understood) == 1
+    h.feed(silence(1))  # 0.5 s: the hold, well before the 1.0 s ceiling
+    assert [u.result for u in h.utterances] == ["Next."]
+    assert h.utterances[0].early
+
+
+def test_words_within_the_hold_make_one_turn() -> None:
+    h = HoldHarness()
+    h.feed(speech(0.5, 4) + silence(8) + speech(0.7, 4) + silence(4))  # the rest after 0.4 s; then 0.2 s
+    assert [u.result for u in h.utterances] == ["Next round, please."]
+    assert 0.5 in h.utterances[0].audio and 0.7 in h.utterances[0].audio
 
 
 def test_a_failing_text_signal_leaves_the_turn_to_the_ceiling() -> None:

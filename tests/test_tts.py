@@ -12,6 +12,7 @@ import pytest
 from engine.replies import PartKind, Reply, ReplyPart
 from models.locate import piper_voice_files
 from voice_host.ears.asr import Recognizer
+from voice_host.loop.casefiles import load_bundled_case
 from voice_host.mouth.tts import (
     HOST,
     HOST_VOICE,
@@ -22,6 +23,7 @@ from voice_host.mouth.tts import (
     default_voice_map,
     first_clause,
     load_voice_map,
+    opening_lines,
     speech_lines,
     spoken_text,
 )
@@ -264,3 +266,34 @@ def test_every_role_voice_stays_intelligible(tiny_recognizer: Recognizer) -> Non
 
 def _plain_words(text: str) -> list[str]:
     return "".join(c if c.isalnum() else " " for c in text.lower()).split()
+
+
+def test_a_line_made_ahead_opens_its_reply_without_synthesis() -> None:
+    long_line = "I was in the pantry with the silver, as I am every night."
+    synthesizer, calls = _recording_synthesizer(default_voice_map(KEYS))
+    made = synthesizer.prepare([SpeechLine("thwaite", long_line, 0), SpeechLine(HOST, "Exhibit 4. A note", 0)])
+    assert made == 2
+    assert [text for _, text, _ in calls] == ["I was in the pantry with the silver,", "Exhibit 4. A note"]
+    assert synthesizer.prepare([SpeechLine(HOST, "Exhibit 4. A note", 3)]) == 0  # made once
+    calls.clear()
+    reply = Reply((ReplyPart(PartKind.SUSPECT, long_line, speaker="thwaite"),))
+    spoken = list(synthesizer.stream(reply))
+    # Only the rest of the line is made when the reply comes; the first piece is the one made ahead.
+    assert [text for _, text, _ in calls] == ["as I am every night."]
+    assert [s.piece for s in spoken] == [0, 1] and spoken[0].line == SpeechLine("thwaite", long_line, 0)
+    # Another role saying the same words is not the line made ahead.
+    calls.clear()
+    list(synthesizer.stream(Reply((ReplyPart(PartKind.SUSPECT, long_line, speaker="keld"),))))
+    assert [text for _, text, _ in calls] == ["I was in the pantry with the silver,", "as I am every night."]
+
+
+def test_opening_lines_are_the_first_lines_of_verbatim_replies() -> None:
+    case = load_bundled_case()
+    lines = opening_lines(case)
+    assert len(lines) == len(set(lines))
+    exhibit = case.exhibit(4)
+    assert SpeechLine(HOST, f"Exhibit 4. {exhibit.title}", 0) in lines
+    entry = case.reveal.entries[0]
+    said = speech_lines(Reply((ReplyPart(PartKind.SUSPECT, entry.words, speaker=entry.suspect),)))[0]
+    assert said in lines
+    assert SpeechLine(HOST, f"{case.suspect(entry.suspect).name}.", 0) in lines  # a round's statements

@@ -5,35 +5,53 @@ from __future__ import annotations
 import pytest
 
 from engine.game import Game
-from voice_host.ears.turn import EndOfTurn
+from voice_host.ears.turn import EndOfTurn, TurnText
 from voice_host.loop.casefiles import load_bundled_case
-from voice_host.understanding.complete import heard_complete, message_complete, trails_off
+from voice_host.understanding.complete import heard_complete, heard_turn, may_go_on, message_complete, trails_off
 from voice_host.understanding.understand import Understander
 
-TURN = EndOfTurn(complete_seconds=0.2, doubt_seconds=0.6)
+TURN = EndOfTurn(complete_seconds=0.2, hold_seconds=0.5, doubt_seconds=0.6)
 
 
 def test_a_complete_message_ends_the_turn_after_the_short_pause() -> None:
-    assert not TURN.ended(0.1, text_complete=True)
-    assert TURN.ended(0.2, text_complete=True)
-    assert TURN.ended(0.2, text_complete=True, audio_complete=True)
+    assert not TURN.ended(0.1, text=True)
+    assert TURN.ended(0.2, text=True)
+    assert TURN.ended(0.2, text=True, audio_complete=True)
 
 
 def test_an_unfinished_or_unknown_text_never_ends_the_turn_early() -> None:
     for silence in (0.2, 0.6, 5.0):
-        assert not TURN.ended(silence, text_complete=False)
-        assert not TURN.ended(silence, text_complete=None)
-        assert not TURN.ended(silence, text_complete=False, audio_complete=True)
+        assert not TURN.ended(silence, text=False)
+        assert not TURN.ended(silence, text=None)
+        assert not TURN.ended(silence, text=False, audio_complete=True)
 
 
 def test_a_voice_that_sounds_unfinished_makes_a_complete_text_wait_longer() -> None:
-    assert not TURN.ended(0.3, text_complete=True, audio_complete=False)
-    assert TURN.ended(0.6, text_complete=True, audio_complete=False)
+    assert not TURN.ended(0.3, text=True, audio_complete=False)
+    assert TURN.ended(0.6, text=True, audio_complete=False)
+
+
+def test_a_whole_text_that_may_go_on_waits_the_hold() -> None:
+    assert TURN.wait_seconds(TurnText.WHOLE) == 0.2
+    assert TURN.wait_seconds(TurnText.MAY_GO_ON) == 0.5
+    assert not TURN.ended(0.3, text=TurnText.MAY_GO_ON)
+    assert TURN.ended(0.5, text=TurnText.MAY_GO_ON)
+    assert TURN.ended(0.2, text=TurnText.WHOLE)
+    # the longer of the two waits when the voice too sounds unfinished
+    assert TURN.wait_seconds(TurnText.MAY_GO_ON, audio_complete=False) == 0.6
+
+
+def test_an_unfinished_text_waits_for_the_ceiling_whatever_its_form() -> None:
+    for text in (TurnText.UNFINISHED, False, None):
+        assert TURN.wait_seconds(text) is None
+        assert not TURN.ended(5.0, text=text)
 
 
 def test_settings_out_of_order_are_refused() -> None:
     with pytest.raises(ValueError):
         EndOfTurn(complete_seconds=0.7, doubt_seconds=0.6)
+    with pytest.raises(ValueError):
+        EndOfTurn(complete_seconds=0.3, hold_seconds=0.25)
 
 
 @pytest.fixture(scope="module")
@@ -118,3 +136,47 @@ def test_heard_uses_whispers_punctuation_and_the_repaired_words(game: Game) -> N
     assert heard_complete(understander.understand("Abel, where were you at ten?", game))
     assert not heard_complete(understander.understand("Abel,", game))
     assert not heard_complete(understander.understand("", game))  # nothing heard: the ceiling decides
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Next.",  # "Next ... round, please."
+        "Lies.",
+        "Wait.",  # "Thwaite, ... how did you get mud on your shoes?"
+        "Reverend Culp.",  # "Reverend Keld, ... what time did you go up to bed?"
+        "Mrs. Blamire.",
+        "Mr. Blamire, Mr. Blamire.",
+        "We accuse Joel Blamire.",  # "We accuse Joel Blamire: ... exhibits four, six and ten."
+        "I think the vicar is lying about the yard door.",  # table talk, however long
+        "Martha, where were you?",  # "Martha, where were you ... at ten o'clock?"
+    ],
+)
+def test_whole_messages_that_often_start_a_longer_turn_may_go_on(game: Game, said: str) -> None:
+    message = game.preview(said)
+    assert message_complete(said, message)
+    assert may_go_on(said, message)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Read E4.",
+        "Answers Keld.",
+        "Confront Keld with E7.",
+        "We accuse Francis Keld with E6, E8 and E15.",
+        "How many questions do we have left?",  # a request to the Host
+    ],
+)
+def test_whole_messages_with_their_argument_end_after_the_short_pause(game: Game, said: str) -> None:
+    assert message_complete(said, game.preview(said))
+    assert not may_go_on(said, game.preview(said))
+
+
+def test_heard_turn_grades_the_words_three_ways(game: Game) -> None:
+    understander = Understander(load_bundled_case().suspects)
+    assert heard_turn(understander.understand("Read E4.", game)) is TurnText.WHOLE
+    assert heard_turn(understander.understand("Abel, where were you at ten?", game)) is TurnText.MAY_GO_ON
+    assert heard_turn(understander.understand("Next.", game)) is TurnText.MAY_GO_ON
+    assert heard_turn(understander.understand("Abel,", game)) is TurnText.UNFINISHED
+    assert heard_turn(understander.understand("", game)) is TurnText.UNFINISHED

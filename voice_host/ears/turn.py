@@ -5,8 +5,10 @@ so far and what is known about the words before it, and says whether the turn is
 asks it on every block of silence once the early understanding of the utterance is ready.
 
 Two signals:
-- the text: whether the early transcript is a whole card message ("Next.", "Thwaite, where were you at
-  ten?", "Confront Keld with E7") or not ("Abel,", "Confront Keld with"); `None` while recognition runs;
+- the text (`TurnText`): whether the early transcript is a whole card message ("Read E4.", "Confront
+  Keld with E7"), a whole message that is often only the start of a longer turn ("Next", "Martha, where
+  were you?" before "... at ten o'clock?", "We accuse Phoebe Marsden", a lone name heard as table
+  talk), or not a whole message ("Abel,", "Confront Keld with"); `None` while recognition runs;
 - the audio: an end-of-turn model's verdict on how the voice stopped (smart-turn), `None` when there is
   no model or it has not answered.
 
@@ -17,6 +19,15 @@ could read ends there.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
+
+
+class TurnText(Enum):
+    """What the words so far say about the turn."""
+
+    UNFINISHED = "unfinished"  # more words must come: wait for them, up to the ceiling
+    MAY_GO_ON = "may go on"  # a whole message, but one that often starts a longer turn: wait a while
+    WHOLE = "whole"  # a whole message: answer after the short pause
 
 
 @dataclass(frozen=True)
@@ -24,19 +35,28 @@ class EndOfTurn:
     """When a pause ends the turn, from its length and the two signals."""
 
     complete_seconds: float = 0.2  # a pause this long ends a turn whose words are a whole message
-    doubt_seconds: float = 0.6  # ... unless the voice sounded unfinished: then it must last this long
+    hold_seconds: float = 0.7  # ... one whose words may go on must last this long (tune: 0.6 cut 2 of 29)
+    doubt_seconds: float = 0.6  # ... and one the voice sounded unfinished on this long
 
     def __post_init__(self) -> None:
-        if not 0 <= self.complete_seconds <= self.doubt_seconds:
-            raise ValueError("complete_seconds must lie between 0 and doubt_seconds")
+        if not 0 <= self.complete_seconds <= min(self.doubt_seconds, self.hold_seconds):
+            raise ValueError("complete_seconds must lie between 0 and doubt_seconds and hold_seconds")
 
-    def ended(self, silence_seconds: float, text_complete: bool | None, audio_complete: bool | None = None) -> bool:
-        """True when the turn is over after `silence_seconds` of pause (before the segmenter's ceiling).
+    def wait_seconds(self, text: TurnText | bool | None, audio_complete: bool | None = None) -> float | None:
+        """Seconds of pause after which the turn is over; None: only the segmenter's ceiling ends it.
 
         An unfinished or not yet understood text never ends the turn early: "Abel, ... where were you?"
-        is one turn however long the comma lasts, up to the ceiling.
+        is one turn however long the comma lasts, up to the ceiling. (`True` / `False` stand for a whole
+        and an unfinished text.)
         """
-        if text_complete is not True:
-            return False
-        wait = self.doubt_seconds if audio_complete is False else self.complete_seconds
-        return silence_seconds + 1e-9 >= wait
+        if text is True:
+            text = TurnText.WHOLE
+        if text is None or text is False or text is TurnText.UNFINISHED:
+            return None
+        wait = self.hold_seconds if text is TurnText.MAY_GO_ON else self.complete_seconds
+        return max(wait, self.doubt_seconds) if audio_complete is False else wait
+
+    def ended(self, silence_seconds: float, text: TurnText | bool | None, audio_complete: bool | None = None) -> bool:
+        """True when the turn is over after `silence_seconds` of pause (before the segmenter's ceiling)."""
+        wait = self.wait_seconds(text, audio_complete)
+        return wait is not None and silence_seconds + 1e-9 >= wait

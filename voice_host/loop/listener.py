@@ -38,7 +38,7 @@ from voice_host.ears.audio import MICROPHONE_LOST, AudioUnavailableError, Device
 from voice_host.ears.echo import EchoCanceller, FarEnd
 from voice_host.ears.short_words import ShortWord, ShortWordScores
 from voice_host.ears.sound import SAMPLE_RATE, Audio
-from voice_host.ears.turn import EndOfTurn
+from voice_host.ears.turn import EndOfTurn, TurnText
 from voice_host.ears.vad import SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
 from voice_host.loop.barge_in import HostTalk, ShortPath
 from voice_host.loop.events import MicLevel, MicStatus
@@ -160,13 +160,14 @@ class Listener(Generic[T]):
         settings: ListenerSettings | None = None,
         executor: Executor | None = None,
         clock: Callable[[], float] = time.monotonic,
-        turn_complete: Callable[[T], bool] | None = None,
+        turn_complete: Callable[[T], TurnText | bool] | None = None,
         echo: EchoCanceller | None = None,
         far_end: FarEnd | None = None,
         short_words: Callable[[Audio], ShortWordScores] | None = None,
         on_short_word: Callable[[ShortHeard], None] | None = None,
     ) -> None:
-        """`turn_complete` is the text signal: without it every turn waits out the hangover ceiling.
+        """`turn_complete` is the text signal (a `TurnText`, or whether the words are a whole message):
+        without it every turn waits out the hangover ceiling.
         `echo` and `far_end` together keep the microphone open while the Host speaks. `short_words`
         scores a short utterance over the Host as a stop, repeat, next or skip word (the short path,
         `ShortPath`); one it takes goes to `on_short_word` at once, and nowhere else."""
@@ -195,7 +196,7 @@ class Listener(Generic[T]):
         self._drain_wanted = False
         self._device_lost = False
         self._early: Future[T] | None = None
-        self._judged: tuple[Future[T], bool | None] | None = None  # the text signal of the early result
+        self._judged: tuple[Future[T], TurnText | bool | None] | None = None  # the text signal of the early result
         self._status: MicLevel | None = None
         self._emit_lock = threading.RLock()
         self._since_level = 0.0
@@ -493,7 +494,7 @@ class Listener(Generic[T]):
             self._judged = (early, self._judge(early))
         return self.settings.end_of_turn.ended(segmenter.silence_run, self._judged[1])
 
-    def _judge(self, early: Future[T]) -> bool | None:
+    def _judge(self, early: Future[T]) -> TurnText | bool | None:
         """The text signal for a finished early result; None when there is nothing to judge."""
         if early.cancelled() or early.exception() is not None or self.turn_complete is None:
             return None  # the hangover ceiling decides

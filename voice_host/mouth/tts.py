@@ -24,7 +24,8 @@ from typing import Any, Protocol
 import numpy as np
 import platformdirs
 
-from engine.replies import PartKind, Reply
+from engine.case import Case
+from engine.replies import PartKind, Reply, ReplyPart
 from voice_host.ears.sound import PLAYBACK_RATE, Audio
 
 log = logging.getLogger(__name__)
@@ -224,6 +225,23 @@ def first_clause(sentence: str) -> tuple[str, str] | None:
     return None
 
 
+def opening_lines(case: Case) -> list[SpeechLine]:
+    """The first line of every reply that opens with case text said verbatim, once each: an exhibit
+    read out, a round's statements (the Host names the first speaker), a suspect's FILE line (an answer,
+    or an admission once a lie breaks). For `Synthesizer.prepare`."""
+    parts: list[ReplyPart] = []
+    for round_ in case.reveal.rounds:
+        parts += [ReplyPart(PartKind.EXHIBIT, e.text, exhibit=e.number, title=e.title) for e in round_.exhibits]
+        parts += [
+            ReplyPart(PartKind.STATEMENT, s.words, speaker=s.suspect, speaker_name=case.suspect(s.suspect).name)
+            for s in round_.statements
+        ]
+    for entry in case.reveal.entries:
+        parts += [ReplyPart(PartKind.SUSPECT, words, speaker=entry.suspect) for words in (entry.words, entry.admit) if words]
+    firsts = (speech_lines(Reply((part,))) for part in parts)
+    return list(dict.fromkeys(lines[0] for lines in firsts if lines))
+
+
 def speech_lines(reply: Reply) -> list[SpeechLine]:
     """Every sentence the voice host says for a reply, in order, with who says it."""
     lines: list[SpeechLine] = []
@@ -316,6 +334,8 @@ class Synthesizer:
         self._loader = loader or load_piper_voice  # looked up now, so a test can stand in for piper
         self._loaded: dict[Path | None, PiperLike] = {}
         self._lock = threading.Lock()
+        # First pieces made ahead (`prepare`): a reply that opens with one is heard without waiting for piper.
+        self._ahead: dict[tuple[str, str], SpokenSentence] = {}
 
     def preload(self) -> None:
         """Load every voice file the map uses (so the first reply is not slowed by loading)."""
@@ -352,16 +372,37 @@ class Synthesizer:
         silence = np.zeros(int((settings.sentence_pause if pause is None else pause) * self.output_rate), np.float32)
         return SpokenSentence(line, np.concatenate([audio, silence]), self.output_rate, piece)
 
+    def _first_piece(self, line: SpeechLine) -> tuple[SpokenSentence, str | None]:
+        """The first line's first piece (its first clause when it is long) and the rest to make after."""
+        split = first_clause(line.text)
+        text, rest = split if split is not None else (line.text, None)
+        ahead = self._ahead.get((line.role, text))
+        if ahead is not None:
+            return SpokenSentence(line, ahead.audio, ahead.sample_rate), rest
+        return self.synthesize(line, text, pause=CLAUSE_PAUSE if rest is not None else None), rest
+
+    def prepare(self, lines: Iterable[SpeechLine]) -> int:
+        """Make ahead the first piece of each line a reply may open with (the suspects' FILE lines, the
+        exhibits): when one does, its first audio needs no synthesis. Returns how many were made."""
+        made = 0
+        for line in lines:
+            split = first_clause(line.text)
+            text = split[0] if split is not None else line.text
+            if (line.role, text) not in self._ahead:
+                self._ahead[(line.role, text)] = self._first_piece(line)[0]
+                made += 1
+        return made
+
     def stream_lines(self, lines: Iterable[SpeechLine]) -> Iterator[SpokenSentence]:
         for index, line in enumerate(lines):
-            split = first_clause(line.text) if index == 0 else None
-            if split is None:
+            if index > 0:
                 yield self.synthesize(line)
                 continue
             # The table waits for the first line only: say its first clause as soon as it is made.
-            head, rest = split
-            yield self.synthesize(line, head, pause=CLAUSE_PAUSE)
-            yield self.synthesize(line, rest, piece=1)
+            first, rest = self._first_piece(line)
+            yield first
+            if rest is not None:
+                yield self.synthesize(line, rest, piece=1)
 
     def stream(self, reply: Reply) -> Iterator[SpokenSentence]:
         """Each sentence of the reply's spoken parts, made only when asked for (first audio comes fast)."""

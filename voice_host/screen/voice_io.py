@@ -5,17 +5,23 @@ the Host's first word out soonest.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from engine.replies import Reply
 from voice_host.ears.audio import AudioUnavailableError
 from voice_host.ears.short_words import ShortWordScores
 from voice_host.ears.sound import Audio
+from voice_host.ears.turn import TurnText
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.listener import Listener, ShortHeard, Utterance
 from voice_host.mouth.host_voice import HostVoice
 from voice_host.mouth.tts import SpeechLine
+
+if TYPE_CHECKING:
+    from voice_host.mouth.tts import Synthesizer
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -63,6 +69,16 @@ class VoiceIO(Generic[T]):
             self.player.close()
 
 
+def _prepare(synthesizer: Synthesizer, lines: Sequence[SpeechLine]) -> None:
+    started = time.perf_counter()
+    try:
+        made = synthesizer.prepare(lines)
+    except Exception:  # made ahead or not, every reply is still said
+        log.exception("lines could not be made ahead; replies are made as they come")
+        return
+    log.info("%d opening lines made ahead in %.1f s", made, time.perf_counter() - started)
+
+
 def open_voice(
     understand: Callable[[Audio], T],
     on_utterance: Callable[[Utterance[T]], None],
@@ -74,9 +90,10 @@ def open_voice(
     output_device: int | str | None = None,
     on_speaker_ready: Callable[[VoiceIO[T]], None] | None = None,
     prepare_ears: Callable[[], None] | None = None,
-    turn_complete: Callable[[T], bool] | None = None,
+    turn_complete: Callable[[T], TurnText | bool] | None = None,
     hear_over_host: bool = False,
     on_short_word: Callable[[ShortHeard], object] | None = None,
+    speak_ahead: Sequence[SpeechLine] = (),
 ) -> VoiceIO[T]:
     """Open the speaker and the microphone, load piper and Silero, and start listening.
 
@@ -88,6 +105,8 @@ def open_voice(
     yet), then `prepare_ears()` runs (load whisper there, while the Host talks), then the microphone
     opens, shut until the Host stops. Without them, `understand` must be ready to use.
     `turn_complete` says whether an understood utterance is a whole message (the turn ends at once).
+    `speak_ahead`: lines replies often open with (`tts.opening_lines`), made on a background thread once
+    the microphone is open, so such a reply's first audio needs no synthesis.
     `hear_over_host` keeps the microphone open while the Host speaks, through the echo canceller
     (docs/speech.md "Echo cancellation"; not yet good enough in a reverberant room, so off by default).
     With it, `on_short_word` gets a stop, repeat, next or skip word said over the Host, taken by the short
@@ -116,6 +135,7 @@ def open_voice(
             raise AudioUnavailableError(" ".join([*problems, str(error)])) from None
 
     voice: HostVoice | None = None
+    synthesizer: Synthesizer | None = None
     if player is not None:
         try:
             voices = load_voice_map(suspect_keys)
@@ -166,6 +186,8 @@ def open_voice(
         if player is None:
             raise AudioUnavailableError(" ".join(problems)) from None
     io.problems = tuple(problems)
+    if synthesizer is not None and speak_ahead:
+        threading.Thread(target=_prepare, args=(synthesizer, speak_ahead), name="speak-ahead", daemon=True).start()
     log.info(
         "voice side open: speaker %s, microphone %s%s",
         "yes" if player is not None else "no",

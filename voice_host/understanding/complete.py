@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from engine.messages import Command, Message, MessageKind
+from voice_host.ears.turn import TurnText
 from voice_host.understanding.understand import Heard
 
 # Whisper writes a pause that is not the end as a comma, a dash or an ellipsis.
@@ -77,3 +78,44 @@ def heard_complete(heard: Heard) -> bool:
     if not heard.usable:
         return False
     return message_complete(heard.transcript, heard.message) and not trails_off(heard.text)
+
+
+#: Few enough words that a whole message of them is often the start of a longer turn: a lone command
+#: ("Next … round, please.", "Lies … please."), a name heard as something else before its question's
+#: pause ("Thwaite," -> "Wait.", "Reverend Keld," -> "Reverend Culp.", "Mrs Ruddock," -> "Mrs. Blamire.").
+SHORT_WORDS = 2
+#: Anything else this short that the Host cannot act on may be a name heard wrong ("Mr Ormerod," ->
+#: "Mr. Blamire, Mr. Blamire.").
+SHORT_OTHER_WORDS = 4
+
+
+def may_go_on(text: str, message: Message) -> bool:
+    """A whole message that is often only the start of a longer turn (shaped on the tune paused lines).
+
+    A question put to a suspect is one: "Martha, where were you … at ten o'clock?" is whole before its
+    pause, and only the voice could tell it goes on. Answered after the short pause, 7 of the 50 tune
+    lines whose first part is whole were cut clean (idle understanding); held, 1.
+    """
+    words = len(text.split())
+    if message.kind is MessageKind.QUESTION:
+        return True
+    if message.kind is MessageKind.ACCUSATION and not message.exhibits:
+        return True  # "We accuse Joel Blamire: … exhibits four, six and ten."
+    if message.kind in _ARGUMENT_FOUND and (message.exhibits or message.suspect is not None):
+        return False  # "Read E4.", "Answers Keld.", "Confront Keld with E7."
+    if message.kind is MessageKind.TABLE_TALK:
+        # Table talk is held whatever its length: it is often a misheard start ("Confront Reverend Keld
+        # with" -> "Conflict, where the vent can't win.", "We accuse Joel Blamire:" -> "We let you use Joel
+        # Blamire."), and the Host has only a word for the table to answer it with.
+        return True
+    if message.kind is MessageKind.OTHER:
+        return words <= SHORT_OTHER_WORDS
+    return words <= SHORT_WORDS
+
+
+def heard_turn(heard: Heard) -> TurnText:
+    """The text signal for `EndOfTurn`: unfinished, whole but may go on, or whole."""
+    if not heard_complete(heard):
+        return TurnText.UNFINISHED
+    assert heard.message is not None  # a complete message was heard
+    return TurnText.MAY_GO_ON if may_go_on(heard.text, heard.message) else TurnText.WHOLE
