@@ -25,6 +25,10 @@ from voice_host.understanding.normalise import CorrectionKind, normalise, read_e
         ("Confront Abel with #7", "Confront Abel with E7"),
         ("We accuse Abel: E three, E seven and E twelve", "We accuse Abel: E3, E7 and E12"),
         ("We accuse Abel: exhibits three, seven and twelve.", "We accuse Abel: exhibits 3, 7 and 12."),
+        # The plural's s run into the next word: still a list.
+        ("Verdict, Ruddock, exhibit, 10, 12 and 15.", "Verdict, Ruddock, exhibits 10, 12 and 15."),
+        ("It's Ruddock, exhibit three, six and eight.", "It's Ruddock, exhibits 3, 6 and 8."),
+        ("Keld, what about exhibit 4 and 10.35?", "Keld, what about E4 and 10.35?"),  # a time is no exhibit
     ],
 )
 def test_citations_become_e_numbers(raw: str, expected: str) -> None:
@@ -178,3 +182,16 @@ def test_longer_messages_are_not_taken_for_commands(text: str) -> None:
 
 def test_answers_is_repaired() -> None:
     assert repair_command("answer's Thwaite").text == "answers Thwaite"
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("Keld. Where were you at ten?", "Keld, where were you at 10?"),
+        ("Excuse me, Miss Marsden. Did you go out to the yard?", "Excuse me, Miss Marsden, did you go out to the yard?"),
+        ("Mrs. Ruddock. Where were you?", "Mrs. Ruddock, where were you?"),
+        ("The housekeeper. We were in the library.", "The housekeeper. We were in the library."),  # no question
+    ],
+)
+def test_a_stop_after_the_name_that_opens_a_question_is_a_comma(raw: str, expected: str) -> None:
+    assert normalise(raw) == expected

@@ -117,7 +117,13 @@ def _times(text: str) -> str:
 
 
 def _citations(text: str) -> str:
-    """'E 7', 'E-7', 'e7', 'ee 7', 'exhibit 7', 'exhibit number 7', 'number 7', '#7' -> 'E7'."""
+    """'E 7', 'E-7', 'e7', 'ee 7', 'exhibit 7', 'exhibit number 7', 'number 7', '#7' -> 'E7'.
+
+    "exhibit 2, 9 and 14" is a list (Whisper runs the plural's s into the next word): it reads as
+    "exhibits 2, 9 and 14", so every number in it is cited, as the card's list rule says.
+    """
+    _list = r"\s+\d{1,2}\b(?![.:]\d)\s*(?:,|and\b)\s*\d{1,2}\b(?![.:]\d)"
+    text = re.sub(rf"\bexhibit(?={_list})", "exhibits", text, flags=re.I)
     text = re.sub(r"\bexhibit\s+(?:number\s+|no\.\s*|#\s*)?(?:e\s*-?\s*)?(\d{1,2})\b", r"E\1", text, flags=re.I)
     text = re.sub(rf"(?<![\w.]){_E}\s*[-#]?\s*(\d{{1,2}})(?![\d.:]\d)\b", r"E\1", text, flags=re.I)
     # "number 7": a citation unless it is a time ("number 10.35" is not a thing anyone says).
@@ -126,6 +132,10 @@ def _citations(text: str) -> str:
 
 
 _LEADING_QUESTION = r"(?:who|what|where|when|why|how|did|were|was|is|are|do|does|have|had|can|could|would|will)"
+
+
+_OPENING_WORDS = r"(?:(?:" + "|".join(re.escape(word) for word in phrases("opener")) + r")\b[\s,]*)*"
+_TITLE = r"(?:mr|mrs|miss|ms|reverend|rev)\.?\s+"
 
 
 def _prompt_punctuation(text: str) -> str:
@@ -140,9 +150,11 @@ def _prompt_punctuation(text: str) -> str:
     if confront:
         text = re.sub(r"\s*,\s*(with)\b", r" \1", text, count=1, flags=re.IGNORECASE)
     text = re.sub(r"\b(exhibits?|with)\s*,\s*", r"\1 ", text, flags=re.IGNORECASE)
-    # "NAME. Who did you ...?": one sentence cut in two after the name at the start.
+    # "NAME. Who did you ...?": one sentence cut in two after the name at the start (an opener and
+    # a title may come before it: "Excuse me, Miss Marsden. Did you ...?").
     return re.sub(
-        rf"^(\W*(?:the\s+)?[A-Za-z']+(?:\s+[A-Za-z']+)?)\.\s+({_LEADING_QUESTION})\b(?=[^.]*\b(?:you|your)\b)",
+        rf"^(\W*{_OPENING_WORDS}(?:the\s+|{_TITLE})?[A-Za-z']+(?:\s+[A-Za-z']+)?)\.\s+({_LEADING_QUESTION})\b"
+        r"(?=[^.]*\b(?:you|your)\b)",
         lambda m: f"{m.group(1)}, {m.group(2).lower()}",
         text,
         count=1,
