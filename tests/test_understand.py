@@ -468,6 +468,7 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
     assert [step.name for step in cascade_for(Biasing.PROMPT_CHECKED)] == [
         PassName.FIRST,
         PassName.CLOSED_SET,
+        PassName.LOST_CITATION,
         PassName.FOCUS,
         PassName.NEAR_VOICE,
         PassName.WHOLE_COMMAND,
@@ -599,6 +600,37 @@ def test_the_closed_set_leaves_an_ask_that_names_someone_or_no_one(case: Case, g
     recognizer = ScriptedRecognizer(said, "", fits={" Thwaite": -1.0})
     passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert "closed set: Ask" not in recognizer.calls
+
+
+def test_a_question_that_lost_its_exhibit_number_is_a_confrontation_found_by_the_closed_set(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("To Julius, what do you say to exhibit, sir?", "", fits={" 7": -1.0, " 1": -3.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert recognizer.calls[1] == "closed set: To Julius, what do you say to exhibit"
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert (heard.message.suspect, heard.message.exhibits) == ("ormerod", (7,))
+    assert heard.needs_confirmation  # the number is the closed set's
+
+
+def test_explain_without_a_citation_is_scored_for_one(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Miss Marsden, explain the eleven.", "", fits={" E11": -1.0, " E7": -3.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert recognizer.calls[1] == "closed set: Miss Marsden, explain"
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert (heard.message.suspect, heard.message.exhibits) == ("marsden", (11,))
+
+
+def test_a_question_that_lost_its_exhibit_number_is_asked_about_first_when_none_stands_out(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("To Keld, what do you say to exhibit fine?", "", fits={" 5": -2.0, " 9": -2.2})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION
+    assert heard.needs_confirmation  # it may have been a confrontation: never spent unasked
+
+
+@pytest.mark.parametrize("said", ["Keld, where were you at ten?", "Keld, explain E7.", "Keld, what about exhibit 4?"])
+def test_a_question_with_no_lost_citation_is_not_scored(case: Case, round_two: Game, said: str) -> None:
+    recognizer = ScriptedRecognizer(said, said, fits={" 7": -1.0, " E7": -1.0})
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS)
+    assert not any(str(call).startswith("closed set") for call in recognizer.calls)
 
 
 # --- The whole-command pass ------------------------------------------------------------------------

@@ -114,6 +114,7 @@ class PassName(Enum):
     FIRST = "first"
     SLOT = "slot"
     CLOSED_SET = "closed_set"
+    LOST_CITATION = "lost_citation"
     WHOLE_COMMAND = "whole_command"
     FOCUS = "focus"
     NEAR_VOICE = "near_voice"
@@ -501,6 +502,86 @@ def _with_argument(wanted: ClosedSlot, candidate: str) -> str:
     return f"{wanted.prefix}{candidate}."
 
 
+# --- The lost-citation pass -------------------------------------------------------------------------
+
+# The card's words that cite an exhibit in a message put to a suspect ("Keld, explain E7", "To Keld:
+# what do you say to exhibit 5?"); a question with one of these and no number lost its exhibit.
+_CITING_WORD = re.compile(r"\b(?:exhibits?|explain)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LostCitation:
+    """Where a question to a suspect cites an exhibit whose number was lost, and what could fill it."""
+
+    prefix: str  # the words up to the citing word, as heard: "To Julius, what do you say to exhibit"
+    rest: str  # what follows the lost number: "?" (the heard word for the number is dropped)
+    candidates: tuple[str, ...]  # " 7" after "exhibit"; " E7" or " exhibit 7" after "explain"
+    values: tuple[int, ...]
+
+
+def lost_citation_for(heard: Heard) -> LostCitation | None:
+    """A question to a suspect whose words cite an exhibit but give no number, or None.
+
+    "Exhibit" followed by no number ("what do you say to exhibit, sir?"), or "explain" followed by
+    no citation ("Miss Marsden, explain the eleven."): Whisper lost the number in the card's own
+    words for a confrontation. Anything else is left as heard.
+    """
+    message = heard.message
+    if not heard.usable or message is None or message.kind is not MessageKind.QUESTION or message.suspect is None:
+        return None
+    text = heard.text
+    cue = next((m for m in _CITING_WORD.finditer(text) if not _cites_after(text, m.end())), None)
+    if cue is None:
+        return None
+    after = text[cue.end() :]
+    if cue.group(0).lower().startswith("exhibit"):
+        # The word Whisper heard for the number (one word, up to punctuation) is replaced.
+        lost = re.match(r"[\s,]*(?:[\w'-]+)?", after)
+        numbers = tuple(range(1, 17))
+        candidates = tuple(f" {n}" for n in numbers)
+        values: tuple[int, ...] = numbers
+    else:
+        # "explain the eleven": the rest of the clause was the exhibit.
+        lost = re.match(r"[^.?!;:]*", after)
+        candidates, values = _exhibit_candidates()
+    assert lost is not None
+    return LostCitation(text[: cue.end()], after[lost.end() :], candidates, values)
+
+
+def _cites_after(text: str, end: int) -> bool:
+    """Whether an exhibit number follows the citing word ("exhibit 7", "explain E7")."""
+    return bool(re.match(r"\W*(?:E\d|\d)", text[end:]))
+
+
+@dataclass(frozen=True)
+class LostCitationPass:
+    """A question to a suspect in the card's words for a confrontation, its exhibit number lost.
+
+    "To Julius, what do you say to exhibit, sir?", "Miss Marsden, explain the eleven.": taken as a
+    question, it would spend the round's question on what was meant as a confrontation. The 16
+    exhibits are scored after the words as heard (the closed set's own scorer, floor and margin);
+    the best fills the citation as a repair (so it is confirmed). When none stands out the question
+    is still asked about first: the table may have meant a confrontation.
+    """
+
+    name: PassName = PassName.LOST_CITATION
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        return lost_citation_for(hearing.current) is not None
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        heard = hearing.current
+        lost = lost_citation_for(heard)
+        assert lost is not None
+        said = ClosedSetPass()._best(hearing, ears, ClosedSlot(Slot.EXHIBIT, lost.prefix, lost.candidates, lost.values))
+        if said is not None:
+            number = said.split()[-1].lstrip("E")
+            citation = f" {number}" if lost.prefix.lower().endswith(("exhibit", "exhibits")) else f" E{number}"
+            ClosedSetPass()._fill(hearing, ears, Slot.EXHIBIT, f"{lost.prefix}{citation}{lost.rest}")
+        if hearing.current.message is heard.message:
+            hearing.heard = replace(heard, needs_confirmation=bool(heard.message and heard.message.costly))
+
+
 # --- The whole-command pass ------------------------------------------------------------------------
 
 
@@ -708,7 +789,14 @@ def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
     """The passes for a biasing choice, in the order they run."""
     if biasing is Biasing.NONE:
         return (FirstPass(prompted=False),)
-    passes: tuple[RecognitionPass, ...] = (FirstPass(), ClosedSetPass(), FocusPass(), NearVoicePass(), WholeCommandPass())
+    passes: tuple[RecognitionPass, ...] = (
+        FirstPass(),
+        ClosedSetPass(),
+        LostCitationPass(),
+        FocusPass(),
+        NearVoicePass(),
+        WholeCommandPass(),
+    )
     return (*passes, CheckPass()) if biasing is Biasing.PROMPT_CHECKED else passes
 
 
