@@ -471,6 +471,7 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
         PassName.LOST_CITATION,
         PassName.FOCUS,
         PassName.NEAR_VOICE,
+        PassName.ADDRESSEE,
         PassName.WHOLE_COMMAND,
         PassName.CHECK,
     ]
@@ -631,6 +632,49 @@ def test_a_question_with_no_lost_citation_is_not_scored(case: Case, round_two: G
     recognizer = ScriptedRecognizer(said, said, fits={" 7": -1.0, " E7": -1.0})
     passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS)
     assert not any(str(call).startswith("closed set") for call in recognizer.calls)
+
+
+def test_a_question_whose_addressee_was_lost_is_put_to_the_one_the_closed_set_hears(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer(
+        "Sir Goyer, how did you get mud on your shoes?", "", fits={" the lawyer": -1.5, " Ormerod": -3.0, " Keld": -4.0}
+    )
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "closed set: " in recognizer.calls  # the name opened the message: nothing before the slot
+    scored = result.scores[-1].continuations
+    assert " the vicar" in scored and " Thwaite" in scored  # names and, with no title heard, roles
+    heard = result.heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION
+    assert heard.message.suspect == "ormerod" and heard.text.startswith("the lawyer, how did you")
+    assert heard.needs_confirmation  # a question spent on the closed set's choice is asked about first
+
+
+def test_the_addressee_keeps_the_card_s_opening_and_a_title_heard_before_it(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("To Mr. Blamire, where were you at ten?", "", fits={" Thwaite": -1.0, " Ormerod": -3.0})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "closed set: To Mr" in recognizer.calls
+    assert " the butler" not in result.scores[-1].continuations  # after a title only a surname fits
+    assert result.heard.message is not None and result.heard.message.suspect == "thwaite"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Who killed her, though?",  # the head is a question itself
+        "Okay, what do you think?",  # only an opener before the question
+        "Well, the kitchen was empty.",  # not a question
+        "Keld, where were you at ten?",  # the head named someone
+    ],
+)
+def test_no_addressee_is_scored_for_what_is_not_a_question_put_to_someone_lost(case: Case, game: Game, said: str) -> None:
+    recognizer = ScriptedRecognizer(said, said, fits={" Thwaite": -1.0})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert PassName.ADDRESSEE not in [run.name for run in result.runs]
+
+
+def test_no_addressee_is_put_when_none_stands_out(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Yeah, where were you at ten?", "", fits={" Thwaite": -2.0, " Keld": -2.4})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is None or heard.message.suspect is None
 
 
 # --- The whole-command pass ------------------------------------------------------------------------

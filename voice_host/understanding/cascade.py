@@ -14,12 +14,18 @@ The passes, in order (with the prompt biasing, the default):
   an empty slot, as a repair, so a costly result is confirmed; a confrontation that lost its
   suspect, its exhibit or both is filled slot by slot (suspect, then exhibit: one small pass each);
   a question "Ask …" whose words named no one has its addressee scored the same way;
+- lost citation, when a question to a suspect has the card's words for citing an exhibit ("exhibit",
+  "explain") but no number: the 16 exhibits scored after its words; the best makes it a
+  confrontation (a repair), else the question is asked about first;
 - focus, when a transcript with the game's words in it gave the Host nothing to act on: the first
   pass's words timed (Whisper's word alignment, no second decode) and only the loudest speaker's
   words kept (the one talking to the laptop, not the room); a repair too;
 - near voice, when the transcript still gives the Host nothing to act on and Whisper was not sure of
   it: Whisper again on the audio with every moment quieter than the nearest voice turned down
   (`NearVoiceGate`); a repair too;
+- addressee, when the transcript still gives nothing (or a question to no one) but reads as a
+  question put to someone whose name was lost ("Sir Goyer, how did you …"): the six's names and
+  roles scored in the head's place; the best gets the question, always asked about first;
 - whole command, when a short utterance (an empty or rejected transcript, or a few words) still gives
   the Host nothing: the card's free commands ("Next", "Read E{n}", "Answers" …) and the transcript's
   own words scored against the audio in one batched decoder pass over their prefix trie; the best
@@ -42,6 +48,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
+from engine.classify import QUESTION_WORDS
 from engine.grammar import phrases
 from engine.messages import FORM_WORDS, Command, Message, MessageKind
 from voice_host.ears.near_voice import NearVoiceGate
@@ -115,6 +122,7 @@ class PassName(Enum):
     SLOT = "slot"
     CLOSED_SET = "closed_set"
     LOST_CITATION = "lost_citation"
+    ADDRESSEE = "addressee"
     WHOLE_COMMAND = "whole_command"
     FOCUS = "focus"
     NEAR_VOICE = "near_voice"
@@ -582,6 +590,108 @@ class LostCitationPass:
             hearing.heard = replace(heard, needs_confirmation=bool(heard.message and heard.message.costly))
 
 
+# --- The addressee pass -----------------------------------------------------------------------------
+
+# The card's ways to put a question (MESSAGES rule 4) that come before the name, and the titles said
+# with a surname: kept as heard, the name after them is the slot.
+_ADDRESS_OPENING = re.compile(
+    r"^\W*(?:(?:ask|question\s+for|questions\s+for|to)\b[\s,.:]*)?(?:(?:mr|mrs|miss|ms|reverend|rev)\b\.?\s*)?", re.IGNORECASE
+)
+# The head of a message put to someone: up to four words before its first comma, colon or stop.
+_HEAD = re.compile(r"^\W*((?:[\w'.-]+\s+){0,3}?[\w'.-]+)\s*[,:;.!?]\s*(.*)$", re.DOTALL)
+_TITLE_STOP = re.compile(r"\b(Mr|Mrs|Ms|Rev|Dr)\.", re.IGNORECASE)
+_YOU_WORDS = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LostAddressee:
+    """A question whose addressee was lost: the words kept before the name, and the question after it."""
+
+    prefix: str  # "Ask", "Question for", "Mrs.", or "" (the name opened the message)
+    question: str  # "how did you get mud on your shoes?"
+
+
+def lost_addressee_for(heard: Heard) -> LostAddressee | None:
+    """A message shaped like a question put to someone, whose head named no one, or None.
+
+    The head is the words before the first comma, colon or stop (at most four, none of them a
+    question word or "you"); what follows must read as a question (it opens with a question word,
+    says "you" or ends with "?"). "Sir Goyer, how did you get mud on your shoes?" and "Yeah, where
+    were you at 10?" qualify; "Who killed her, though?" and "Well, I think so." do not.
+    """
+    if heard.rejected is not None or not heard.text:
+        return None
+    message = heard.message
+    if message is not None and message.suspect is not None:
+        return None
+    if not (_unusable(heard) or (message is not None and message.kind is MessageKind.QUESTION)):
+        return None
+    # "Mrs. Logick, …": a title's full stop is not where the head ends.
+    head = _HEAD.match(_TITLE_STOP.sub(r"\1", heard.text))
+    if head is None:
+        return None
+    words = re.findall(r"[\w']+", head.group(1).lower())
+    if any(word in QUESTION_WORDS or _YOU_WORDS.fullmatch(word) for word in words):
+        return None
+    if not strip_openers(head.group(1)).strip(" ,.:;"):
+        return None  # "Okay, what do you think?": only an opener before the question
+    question = head.group(2).strip()
+    first = re.findall(r"[\w']+", question.lower())[:1]
+    if not (question.endswith("?") or _YOU_WORDS.search(question) or (first and first[0] in QUESTION_WORDS)):
+        return None
+    opening = _ADDRESS_OPENING.match(head.group(1))
+    prefix = opening.group(0).strip(" ,.:") if opening else ""
+    if prefix and len(prefix) >= len(head.group(1).strip(" ,.:")):
+        return None  # nothing heard where the name goes ("To, where ...")
+    return LostAddressee(prefix, question)
+
+
+def _address_candidates(matcher: NamesMatcher, titled: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The six's one-word names, and (without a title before them) their roles after "the"."""
+    names, keys = _name_candidates(matcher)
+    if titled:
+        return names, keys
+    roles = [(f" the {target.word}", target.suspect) for target in matcher.role_targets]
+    return (*names, *(said for said, _ in roles)), (*keys, *(key for _, key in roles))
+
+
+@dataclass(frozen=True)
+class AddresseePass:
+    """A question put to someone whose name was lost: score the six in the name's place.
+
+    Whisper writes an espeak voice's "The lawyer, how did you ..." as "Sir Goyer, how did you ...",
+    and "Mrs Ruddock, your letter ..." as "Mrs. Logick, ...": the message is a question in the card's
+    form, but its head names no one the matcher can reach. The six's names (and, with no title heard,
+    their roles after "the") are scored in the head's place, after the card's opening words heard
+    before it ("Ask", "Question for", "To", a title), with the closed set's own scorer, floor and
+    margin. The best is put in the head's place and the question goes to them as a repair, always
+    asked about first (a question is spent on the closed set's choice).
+    """
+
+    name: PassName = PassName.ADDRESSEE
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        return lost_addressee_for(hearing.current) is not None
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        heard = hearing.current
+        lost = lost_addressee_for(heard)
+        assert lost is not None
+        titled = bool(re.search(r"(?:mr|mrs|miss|ms|reverend|rev)\.?$", lost.prefix, re.IGNORECASE))
+        candidates, values = _address_candidates(hearing.matcher, titled)
+        said = ClosedSetPass()._best(hearing, ears, ClosedSlot(Slot.ADDRESSEE, lost.prefix, candidates, values))
+        if said is None:
+            return
+        text = f"{lost.prefix} {said.strip()}, {lost.question}".strip()
+        weights = ears.settings.repairs
+        repair = Correction(CorrectionKind.NAME, heard.text, text, weights.slot)
+        first = hearing.first_transcript
+        recognition = recognition_confidence(first.avg_logprob, first.no_speech_prob)
+        found = ears.understander.understand(text, hearing.classifier, recognition, hearing.seats, repairs=(repair,))
+        if found.message is not None and found.message.kind is MessageKind.QUESTION and found.message.suspect is not None:
+            hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=True)
+
+
 # --- The whole-command pass ------------------------------------------------------------------------
 
 
@@ -795,6 +905,7 @@ def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
         LostCitationPass(),
         FocusPass(),
         NearVoicePass(),
+        AddresseePass(),
         WholeCommandPass(),
     )
     return (*passes, CheckPass()) if biasing is Biasing.PROMPT_CHECKED else passes

@@ -147,6 +147,11 @@ class NamesMatcher:
     def targets(self) -> tuple[NameTarget, ...]:
         return tuple(self._targets)
 
+    @property
+    def role_targets(self) -> tuple[NameTarget, ...]:
+        """The one-word roles the table calls a suspect by after "the" ("the vicar")."""
+        return tuple(self._roles)
+
     def with_protected(self, words: Iterable[str]) -> NamesMatcher:
         """The same matcher that also never touches these words (the table's seat names)."""
         clone = object.__new__(NamesMatcher)
