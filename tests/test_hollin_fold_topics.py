@@ -155,6 +155,10 @@ KNOWN_MISSES = frozenset(
         "Ormerod, you were first into the plate room after Thwaite. What did you see?",
         # a probe of the new cues: two things asked, and living here (Cousin Hester) comes before the marriage
         "Miss Marsden, would you live here with Joel once you are married?",
+        # probes of everyday questions: a DEFLECT that names what his line speaks of (the horses); a trailing "when the
+        # waits went round" clause names the waits after the plain "upstairs"
+        "Joel, who looks after the horses?",
+        "Reverend, why did you go upstairs when the waits went round?",
     }
 )
 
