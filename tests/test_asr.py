@@ -309,3 +309,12 @@ def test_a_whole_command_is_scored_best_among_the_card_s_commands(tiny_recognize
     assert scores.continuations == tuple(candidates)
     ranked = scores.ranked()
     assert ranked[0][0] == " Statements" and ranked[0][1] - ranked[1][1] > 1.0
+
+
+def test_each_model_has_its_own_transcription_lock() -> None:
+    # The short path's tiny.en never waits for the whole understanding's decode on base.
+    from voice_host.ears.asr import _transcribe_lock
+
+    base, tiny = object(), object()
+    assert _transcribe_lock(base) is _transcribe_lock(base)
+    assert _transcribe_lock(base) is not _transcribe_lock(tiny)

@@ -354,9 +354,15 @@ def _repeat_batch(encoded: object, size: int) -> object:
 
 _models: dict[tuple[Path, str, int], WhisperModel] = {}
 _models_lock = threading.Lock()
-# One transcription at a time per process: the window is set on the shared model for the call, and two
-# CPU-bound decodes on 2 cores only slow each other down.
-_transcribe_lock = threading.Lock()
+# One transcription at a time per model: the window is set on the shared model for the call, and two
+# CPU-bound decodes on 2 cores only slow each other down. Another model (the short path's tiny.en,
+# voice_host/ears/short_words.py) need not wait for this one: a stop word must not queue behind a question.
+_transcribe_locks: dict[int, threading.Lock] = {}
+
+
+def _transcribe_lock(model: WhisperModel) -> threading.Lock:
+    with _models_lock:
+        return _transcribe_locks.setdefault(id(model), threading.Lock())
 
 
 def load_whisper(options: RecognitionOptions, cache_dir: Path | None = None) -> WhisperModel:
@@ -426,7 +432,7 @@ class Recognizer:
 
         if audio_seconds < options.min_audio_seconds or not np.any(audio):
             return empty()
-        with _transcribe_lock:
+        with _transcribe_lock(self.model):
             self.model.window_frames = window_frames(audio_seconds, options.window_padding_seconds)
             try:
                 segments = self._decode(audio, prompt, hot, prefix or None, beam_size or options.beam_size)
@@ -460,7 +466,7 @@ class Recognizer:
 
     def forget_encoding(self) -> None:
         """Drop the kept encoder output, so the next pass encodes its audio (benchmarks time that)."""
-        with _transcribe_lock:
+        with _transcribe_lock(self.model):
             self.model._last_encoded = None
 
     def time_words(self, audio: Audio, transcript: Transcript) -> Transcript:
@@ -483,7 +489,7 @@ class Recognizer:
         if transcript.rejected is not None or not tokens:
             return transcript
         started = time.perf_counter()
-        with _transcribe_lock:
+        with _transcribe_lock(self.model):
             model.window_frames = window_frames(len(audio) / SAMPLE_RATE, self.options.window_padding_seconds)
             try:
                 # The features and padding exactly as `transcribe` made them, so the encoder output is
@@ -547,7 +553,7 @@ class Recognizer:
         # Decode exactly one token past the forced ones: CTranslate2 caps the steps at half of
         # max_length and at max_length less the prompt before <|notimestamps|>.
         steps = longest + 1
-        with _transcribe_lock:
+        with _transcribe_lock(self.model):
             model.window_frames = window_frames(len(audio) / SAMPLE_RATE, self.options.window_padding_seconds)
             try:
                 encoded = self._encoded(audio)

@@ -35,9 +35,13 @@ class ShortWord(Enum):
     SKIP = "skip"  # the card's pass
 
 
-# The usual forms of each, as Whisper writes them. Each is a whole utterance.
+# The usual forms of each, as Whisper writes them; each is a whole utterance. Few, since the batched decoder
+# pass costs in proportion to the branches of their token trie (a form that differs only in its last token,
+# "Stop." and "Stop!", costs nothing more).
 SHORT_PHRASES: dict[ShortWord, tuple[str, ...]] = {
-    ShortWord.STOP: ("Stop.", "Stop, please.", "Wait.", "Wait, wait.", "Wait a moment.", "Hold on.", "Hang on."),
+    ShortWord.STOP: (
+        "Stop.", "Stop!", "Stop, please.", "Wait.", "Wait!", "Wait, wait.", "Wait a moment.", "Hold on.", "Hang on.",
+    ),
     ShortWord.REPEAT: ("Repeat that.", "Say that again."),
     ShortWord.NEXT: ("Next.", "Next one."),
     ShortWord.SKIP: ("Skip.", "Skip it."),
