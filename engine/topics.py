@@ -324,6 +324,12 @@ class TopicIndex:
                 continue
             refers_back = any(word in _ANAPHORS for unit in group for word in unit.words)
             if refers_back and around is not None and around[0][0] < best[0][0]:
+                if any(
+                    hit.cue.entry is best[1].cue.entry and hit.strength >= CueStrength.SPECIFIC
+                    for unit in context
+                    for hit in self._weighed(unit, in_file)
+                ):
+                    return best[1].cue.entry  # "The bowl fell. Did you hear it?": the lead-in names the question's line too
                 return around[1].cue.entry  # "The waits saw a candle. Did you see it?" asks about the candle
             if (
                 around is not None

@@ -159,6 +159,10 @@ KNOWN_MISSES = frozenset(
         # waits went round" clause names the waits after the plain "upstairs"
         "Joel, who looks after the horses?",
         "Reverend, why did you go upstairs when the waits went round?",
+        # probes: a route asked as a place (the stables are where he was); a thing she is asked whether she heard, whose
+        # only line is its own (the senses rule's last resort gives the plate)
+        "Joel, how do you get from the house to the stables?",
+        "Miss Marsden, the plate room door banged during the Cherry Tree. Did you hear it?",
     }
 )
 

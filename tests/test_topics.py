@@ -143,6 +143,8 @@ def test_a_question_that_points_back_takes_the_lead_ins_topic() -> None:
     assert answer(question) == line("marsden", "the waits and the carols")
     # without a word pointing back, the question's own cue decides
     assert answer("Marsden, the Cherry Tree ran late. Did you hear anything?") == line("marsden", "what she heard")
+    # unless the lead-in also names the question's own line: the bowl's fall is what she heard
+    assert answer("Mrs Ruddock, the wassail bowl fell with a crash. Did you hear it?") == line("ruddock", "what she heard")
 
 
 def test_a_trailing_when_you_clause_names_the_moment_asked_about() -> None:
