@@ -9,10 +9,10 @@ listener (a run still going when speech resumes holds the worker; one still queu
 - `fixed 0.6 s`: the hangover before the end-of-turn decision: 0.6 s of silence, whatever was said;
 - `text`: `EndOfTurn` with the text signal (`heard_complete`), understanding from a 0.2 s pause (before
   issue 15 part 1); `text, from 0.1 s`: the same, understanding started after 0.1 s;
-- `shaped`: the three-grade text signal (`heard_turn`: a whole message that may go on, a question
-  among them, is held `hold_seconds`), from 0.2 s; `shaped, from 0.1 s`: what ships; `shaped,
-  questions at once, from 0.1 s`: a question answered after the short pause (faster, and it cuts
-  "Martha, where were you … at ten o'clock?");
+- `shaped`: the graded text signal (`heard_turn`: a whole message that may go on is held
+  `hold_seconds`, a question `question_seconds`), from 0.2 s; `shaped, from 0.1 s`: what ships;
+  `shaped, questions at once, from 0.1 s`: a question answered after the short pause (faster, and it
+  cuts "Martha, where were you … at ten o'clock?"); `shaped, questions 0.6 s`: a shorter question wait;
 - with --smart-turn: `text + smart-turn` (a complete text waits 0.6 s when smart-turn hears an
   unfinished voice), `text or smart-turn`, `smart-turn alone`.
 
@@ -23,8 +23,10 @@ then, the early result was thrown away and the turn goes on. Reported per condit
 - end of speech -> end of turn with understanding instant (the policy's own wait, audio time);
 - end of speech -> first audio, p50/p90, on the fixtures the Host answers aloud: measured (the turn's
   end with understanding as timed, plus the engine's reply and piper's first sentence as timed: both
-  inflated on a loaded machine) and an idle estimate (understanding `--idle-understanding` and the
-  reply `--idle-reply` at every pause);
+  inflated on a loaded machine) and an idle estimate (understanding `--idle-understanding` at every
+  pause, and the reply `--idle-reply`, or nothing when its first piece was made ahead); the app makes
+  the opening lines ahead (`tts.opening_lines`), so replies are timed with them made (and without, for
+  comparison);
 - cut: on the paused questions (each fixture with a comma or colon inside, its pause stretched to a
   seeded 0.3-0.7 s), how often the turn ended before the words after the pause;
 - cut on the paused lines (`audio_fixtures/paused.py`, with `--paused`): utterances the voice itself
@@ -48,7 +50,7 @@ import pickle
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -303,7 +305,6 @@ SHIPS = "shaped, from 0.1 s"  # the policy the app uses (its parts of first audi
 
 
 def policies(with_smart: bool) -> list[Policy]:
-    from engine.messages import MessageKind
     from voice_host.ears.turn import EndOfTurn, TurnText
     from voice_host.understanding.complete import heard_complete, heard_turn
 
@@ -319,12 +320,15 @@ def policies(with_smart: bool) -> list[Policy]:
         return turn.wait_seconds(heard_turn(pause.heard))
 
     def questions_at_once(pause: PauseResult) -> float | None:
-        # The same, but a question put to a suspect answered after the short pause (faster; cuts
-        # "Martha, where were you … at ten o'clock?").
-        grade, message = heard_turn(pause.heard), pause.heard.message
-        if grade is TurnText.MAY_GO_ON and message is not None and message.kind is MessageKind.QUESTION:
-            grade = TurnText.WHOLE
-        return turn.wait_seconds(grade)
+        # A question put to a suspect answered after the short pause (faster; cuts "Martha, where were
+        # you … at ten o'clock?").
+        grade = heard_turn(pause.heard)
+        return turn.wait_seconds(TurnText.WHOLE if grade is TurnText.QUESTION else grade)
+
+    questions_sooner = replace(turn, question_seconds=0.6)
+
+    def questions_sooner_wait(pause: PauseResult) -> float | None:
+        return questions_sooner.wait_seconds(heard_turn(pause.heard))
 
     def text_smart(pause: PauseResult) -> float | None:
         if not heard_complete(pause.heard):
@@ -348,6 +352,7 @@ def policies(with_smart: bool) -> list[Policy]:
         Policy("shaped", shaped),
         Policy(SHIPS, shaped, gap=0.1),
         Policy("shaped, questions at once, from 0.1 s", questions_at_once, gap=0.1),
+        Policy("shaped, questions 0.6 s, from 0.1 s", questions_sooner_wait, gap=0.1),
     ]
     if with_smart:
         chosen += [
@@ -362,19 +367,27 @@ def percentile(values: list[float], q: float) -> float:
     return float(np.percentile(values, q)) if values else float("nan")
 
 
-def reply_seconds(tracer: Tracer, fixture: Fixture, synth: object) -> float | None:
+@dataclass(frozen=True)
+class ReplyTime:
+    seconds: float  # the engine's reply and piper's first piece of it (wall time)
+    made_ahead: bool  # that first piece was made ahead (`Synthesizer.prepare`): no synthesis waited for
+
+
+def reply_seconds(tracer: Tracer, fixture: Fixture, synth: object) -> ReplyTime | None:
     """The engine's reply to what the fixture means and piper's first sentence of it.
 
     None when the Host says nothing aloud to it (table talk): there is no first audio to wait for.
     """
-    from voice_host.mouth.tts import Synthesizer
+    from voice_host.mouth.tts import Synthesizer, speech_lines
 
     assert isinstance(synth, Synthesizer)
     game = tracer.fresh_game(tracer.case)
     started = time.perf_counter()
     reply = game.handle(fixture.said)
     spoken = next(iter(synth.stream(reply)), None)
-    return time.perf_counter() - started if spoken is not None else None
+    if spoken is None:
+        return None
+    return ReplyTime(time.perf_counter() - started, synth.made_ahead(speech_lines(reply)[0]))
 
 
 def main() -> None:
@@ -406,7 +419,7 @@ def main() -> None:
 
     from audio_fixtures.acoustics import RoomImpulses, in_room
     from audio_fixtures.paused import PausedAudio, PausedLine, paused_lines
-    from voice_host.mouth.tts import Synthesizer
+    from voice_host.mouth.tts import Synthesizer, opening_lines
 
     every = load_fixtures(Split(args.split))
     fixtures = every[: args.limit] if args.limit else every
@@ -420,14 +433,23 @@ def main() -> None:
     chosen = policies(args.smart_turn is not None)
     lead = np.zeros(int(LEAD_SECONDS * SAMPLE_RATE), dtype=np.float32)
     tail = np.zeros(int(TAIL_SECONDS * SAMPLE_RATE), dtype=np.float32)
+    # The app makes the opening lines ahead (tts.opening_lines): replies are timed without and with them.
+    cold = {f.id: reply_seconds(tracer, f, synth) for f in fixtures}
+    started = time.perf_counter()
+    made = synth.prepare(opening_lines(tracer.case)) if fixtures else 0
+    made_seconds = time.perf_counter() - started
     replies = {f.id: reply_seconds(tracer, f, synth) for f in fixtures}
     args.paused = args.paused or args.paused_only
     paused_set = [line for line in paused_lines() if line.fixture.split.value == args.split] if args.paused else []
     paused_sounds = PausedAudio()
-    answered = [seconds for seconds in replies.values() if seconds is not None]
+    answered = [reply for reply in replies.values() if reply is not None]
+    before = [reply.seconds for reply in cold.values() if reply is not None]
     print(
-        f"{len(fixtures)} fixtures, {len(answered)} answered aloud; reply + first piper sentence p50 "
-        f"{percentile(answered, 50):.3f} s"
+        f"{len(fixtures)} fixtures, {len(answered)} answered aloud; reply + first piper sentence p50 / p90 "
+        f"{percentile(before, 50):.3f} / {percentile(before, 90):.3f} s made as needed, "
+        f"{percentile([r.seconds for r in answered], 50):.3f} / {percentile([r.seconds for r in answered], 90):.3f} s "
+        f"with the opening lines made ahead ({made} lines in {made_seconds:.0f} s; "
+        f"{sum(r.made_ahead for r in answered)} of {len(answered)} replies open with one)"
     )
     idle = args.idle_understanding
 
@@ -456,7 +478,10 @@ def main() -> None:
             trace = store.trace(f"{condition.value}|fixture|{fixture.id}", fixture_audio)
             understand += [p.understand_seconds for p in trace.pauses]
             smart += [p.smart_turn_seconds for p in trace.pauses if p.smart_turn is not None]
-            reply = replies[fixture.id]
+            reply_time = replies[fixture.id]
+            reply = reply_time.seconds if reply_time is not None else None
+            # idle: a reply that opens with a piece made ahead waits for no synthesis (the engine: 0.1 ms)
+            idle_reply = 0.0 if reply_time is not None and reply_time.made_ahead else args.idle_reply
             for policy in chosen:
                 handed[policy.name].append(sum(p.signalled(policy.gap) is not None for p in trace.pauses))
                 if reply is None:
@@ -469,7 +494,7 @@ def main() -> None:
                     first_audio[policy.name].append(end[0] - spoken_end + reply)
                 idle_end = turn_end(trace, policy, assume=idle)
                 if idle_end is not None:
-                    first_idle[policy.name].append(idle_end[0] - spoken_end + args.idle_reply)
+                    first_idle[policy.name].append(idle_end[0] - spoken_end + idle_reply)
                 instant = turn_end(trace, policy, computing=False)
                 if instant is not None:
                     waits[policy.name].append(instant[0] - spoken_end)

@@ -275,6 +275,8 @@ def test_a_line_made_ahead_opens_its_reply_without_synthesis() -> None:
     assert made == 2
     assert [text for _, text, _ in calls] == ["I was in the pantry with the silver,", "Exhibit 4. A note"]
     assert synthesizer.prepare([SpeechLine(HOST, "Exhibit 4. A note", 3)]) == 0  # made once
+    assert synthesizer.made_ahead(SpeechLine("thwaite", long_line, 0))
+    assert not synthesizer.made_ahead(SpeechLine("keld", long_line, 0))
     calls.clear()
     reply = Reply((ReplyPart(PartKind.SUSPECT, long_line, speaker="thwaite"),))
     spoken = list(synthesizer.stream(reply))

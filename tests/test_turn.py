@@ -10,7 +10,7 @@ from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.complete import heard_complete, heard_turn, may_go_on, message_complete, trails_off
 from voice_host.understanding.understand import Understander
 
-TURN = EndOfTurn(complete_seconds=0.2, hold_seconds=0.5, doubt_seconds=0.6)
+TURN = EndOfTurn(complete_seconds=0.2, hold_seconds=0.5, question_seconds=0.4, doubt_seconds=0.6)
 
 
 def test_a_complete_message_ends_the_turn_after_the_short_pause() -> None:
@@ -34,6 +34,8 @@ def test_a_voice_that_sounds_unfinished_makes_a_complete_text_wait_longer() -> N
 def test_a_whole_text_that_may_go_on_waits_the_hold() -> None:
     assert TURN.wait_seconds(TurnText.WHOLE) == 0.2
     assert TURN.wait_seconds(TurnText.MAY_GO_ON) == 0.5
+    assert TURN.wait_seconds(TurnText.QUESTION) == 0.4
+    assert not TURN.ended(0.35, text=TurnText.QUESTION) and TURN.ended(0.4, text=TurnText.QUESTION)
     assert not TURN.ended(0.3, text=TurnText.MAY_GO_ON)
     assert TURN.ended(0.5, text=TurnText.MAY_GO_ON)
     assert TURN.ended(0.2, text=TurnText.WHOLE)
@@ -52,6 +54,8 @@ def test_settings_out_of_order_are_refused() -> None:
         EndOfTurn(complete_seconds=0.7, doubt_seconds=0.6)
     with pytest.raises(ValueError):
         EndOfTurn(complete_seconds=0.3, hold_seconds=0.25)
+    with pytest.raises(ValueError):
+        EndOfTurn(complete_seconds=0.3, question_seconds=0.25)
 
 
 @pytest.fixture(scope="module")
@@ -149,7 +153,6 @@ def test_heard_uses_whispers_punctuation_and_the_repaired_words(game: Game) -> N
         "Mr. Blamire, Mr. Blamire.",
         "We accuse Joel Blamire.",  # "We accuse Joel Blamire: ... exhibits four, six and ten."
         "I think the vicar is lying about the yard door.",  # table talk, however long
-        "Martha, where were you?",  # "Martha, where were you ... at ten o'clock?"
     ],
 )
 def test_whole_messages_that_often_start_a_longer_turn_may_go_on(game: Game, said: str) -> None:
@@ -173,10 +176,11 @@ def test_whole_messages_with_their_argument_end_after_the_short_pause(game: Game
     assert not may_go_on(said, game.preview(said))
 
 
-def test_heard_turn_grades_the_words_three_ways(game: Game) -> None:
+def test_heard_turn_grades_the_words(game: Game) -> None:
     understander = Understander(load_bundled_case().suspects)
     assert heard_turn(understander.understand("Read E4.", game)) is TurnText.WHOLE
-    assert heard_turn(understander.understand("Abel, where were you at ten?", game)) is TurnText.MAY_GO_ON
+    # "Martha, where were you?" is whole before "... at ten o'clock?": a question has its own wait
+    assert heard_turn(understander.understand("Martha, where were you?", game)) is TurnText.QUESTION
     assert heard_turn(understander.understand("Next.", game)) is TurnText.MAY_GO_ON
     assert heard_turn(understander.understand("Abel,", game)) is TurnText.UNFINISHED
     assert heard_turn(understander.understand("", game)) is TurnText.UNFINISHED

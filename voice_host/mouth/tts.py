@@ -381,6 +381,11 @@ class Synthesizer:
             return SpokenSentence(line, ahead.audio, ahead.sample_rate), rest
         return self.synthesize(line, text, pause=CLAUSE_PAUSE if rest is not None else None), rest
 
+    def made_ahead(self, line: SpeechLine) -> bool:
+        """Whether `line`, opening a reply, is said from a piece made ahead."""
+        split = first_clause(line.text)
+        return (line.role, split[0] if split is not None else line.text) in self._ahead
+
     def prepare(self, lines: Iterable[SpeechLine]) -> int:
         """Make ahead the first piece of each line a reply may open with (the suspects' FILE lines, the
         exhibits): when one does, its first audio needs no synthesis. Returns how many were made."""

@@ -90,15 +90,8 @@ SHORT_OTHER_WORDS = 4
 
 
 def may_go_on(text: str, message: Message) -> bool:
-    """A whole message that is often only the start of a longer turn (shaped on the tune paused lines).
-
-    A question put to a suspect is one: "Martha, where were you … at ten o'clock?" is whole before its
-    pause, and only the voice could tell it goes on. Answered after the short pause, 7 of the 50 tune
-    lines whose first part is whole were cut clean (idle understanding); held, 1.
-    """
+    """A whole message that is often only the start of a longer turn (shaped on the tune paused lines)."""
     words = len(text.split())
-    if message.kind is MessageKind.QUESTION:
-        return True
     if message.kind is MessageKind.ACCUSATION and not message.exhibits:
         return True  # "We accuse Joel Blamire: … exhibits four, six and ten."
     if message.kind in _ARGUMENT_FOUND and (message.exhibits or message.suspect is not None):
@@ -114,8 +107,12 @@ def may_go_on(text: str, message: Message) -> bool:
 
 
 def heard_turn(heard: Heard) -> TurnText:
-    """The text signal for `EndOfTurn`: unfinished, whole but may go on, or whole."""
+    """The text signal for `EndOfTurn`: unfinished, whole but may go on, a question, or whole."""
     if not heard_complete(heard):
         return TurnText.UNFINISHED
     assert heard.message is not None  # a complete message was heard
+    if heard.message.kind is MessageKind.QUESTION:
+        # "Martha, where were you?" is whole before "... at ten o'clock?": only the voice could tell it
+        # goes on, so a question is held a little (EndOfTurn.question_seconds).
+        return TurnText.QUESTION
     return TurnText.MAY_GO_ON if may_go_on(heard.text, heard.message) else TurnText.WHOLE
