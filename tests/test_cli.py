@@ -35,3 +35,9 @@ def test_every_option_has_help_text() -> None:
         for action in each._actions:  # noqa: SLF001
             if action.dest not in ("help", "command"):
                 assert action.help, f"{each.prog} {action.dest} has no help text"
+
+
+def test_the_microphone_stays_open_over_the_host_unless_told() -> None:
+    assert build_parser().parse_args(["play"]).no_barge_in is False
+    assert build_parser().parse_args(["play", "--no-barge-in"]).no_barge_in is True
+    assert build_parser().parse_args(["--no-barge-in", "play"]).no_barge_in is True

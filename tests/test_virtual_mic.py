@@ -8,6 +8,7 @@ Capture + Silero + segmenter + whisper heard the words. It stops the daemon by i
 from __future__ import annotations
 
 import os
+import random
 import select
 import shutil
 import signal
@@ -17,10 +18,12 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
+from audio_fixtures.echo import EchoPath
 from tests.conftest_speech import Render, speech_fixture
 from voice_host.ears.asr import Recognizer, Transcript
 from voice_host.ears.audio import Capture, rescan_devices
@@ -28,6 +31,7 @@ from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.ears.vad import SileroVad
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.listener import Listener, ListenerSettings, Utterance
+from voice_host.mouth.tts import Synthesizer
 
 RATE = SAMPLE_RATE
 STEP = 0.1  # seconds of audio written per step (3,200 bytes)
@@ -285,3 +289,152 @@ def test_devices_lists_the_virtual_microphone(pulse: PulseDaemon, capsys: pytest
     outputs = int(pulse_lines[0].split("out ")[1].split(",")[0])
     assert inputs > 0 and outputs > 0
     assert "No microphone found" not in out and "No speaker found" not in out
+
+
+class EchoRoom(threading.Thread):
+    """The room between the Host's speaker and the microphone, in real time: what the daemon's sink plays
+    (its monitor, read by `parec`, paced by the daemon's own clock) goes through a simulated echo path
+    into the pipe source, and a player's words are added once the Host has sounded `player_after`
+    seconds. The microphone hears the Host as a laptop would: resampled, buffered and delayed by the
+    sound server, which is why the canceller matches far end and microphone by stream time."""
+
+    CHUNK = 320  # 20 ms
+
+    def __init__(self, pulse: PulseDaemon, path: EchoPath, scale: float, player: np.ndarray, player_after: float) -> None:
+        super().__init__(name="echo-room", daemon=True)
+        self.pulse = pulse
+        self.impulse = np.concatenate([np.zeros(round(path.delay_seconds * RATE)), path.impulse]).astype(np.float64) * scale
+        self.player = player
+        self.player_after = round(player_after * RATE)
+        self.opened = threading.Event()
+        self.done = threading.Event()
+        self.host_samples = 0  # the Host's samples heard so far
+        self.player_at: int | None = None  # microphone sample where the player began
+        self.written = 0
+
+    def run(self) -> None:
+        size = 1 << (len(self.impulse) + self.CHUNK).bit_length()
+        response = np.fft.rfft(self.impulse, size)  # the echo path, applied chunk by chunk (overlap-add)
+        parec = subprocess.Popen(
+            ["parec", "--device=vsink.monitor", "--raw", "--format=s16le", f"--rate={RATE}", "--channels=1",
+             "--latency-msec=20"],
+            env=self.pulse.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        assert parec.stdout is not None
+        pending = np.zeros(len(self.impulse) + self.CHUNK)  # the echo still to come
+        try:
+            with open(self.pulse.fifo, "wb", buffering=0) as pipe:
+                self.opened.set()
+                while not self.done.is_set():
+                    data = parec.stdout.read(self.CHUNK * 2)  # as fast as the sink plays: real time
+                    if len(data) < self.CHUNK * 2:
+                        return
+                    played = np.frombuffer(data, "<i2").astype(np.float64) / 32768
+                    echoed = np.fft.irfft(np.fft.rfft(played, size) * response, size)
+                    pending[: len(self.impulse) + self.CHUNK - 1] += echoed[: len(self.impulse) + self.CHUNK - 1]
+                    mic, pending = pending[: self.CHUNK].copy(), np.concatenate([pending[self.CHUNK :], np.zeros(self.CHUNK)])
+                    sounding = int(np.count_nonzero(np.abs(played) > 1e-4))
+                    self.host_samples += sounding
+                    if self.player_at is None and self.host_samples >= self.player_after:
+                        self.player_at = self.written
+                    if self.player_at is not None:
+                        offset = self.written - self.player_at
+                        words = self.player[offset : offset + self.CHUNK]
+                        mic[: len(words)] += words
+                    pipe.write((np.clip(mic, -1, 1) * 32767).astype("<i2").tobytes())
+                    self.written += self.CHUNK
+        except BrokenPipeError:  # the daemon went away
+            pass
+        finally:
+            self.opened.set()
+            parec.terminate()
+            parec.wait(timeout=10)
+
+
+class CountingCapture(Capture):
+    """The microphone, telling when it has handed over `count_from_now(n)` more blocks."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.counted = threading.Event()
+        self._left: int | None = None
+
+    def count_from_now(self, blocks: int) -> None:
+        self._left = blocks
+
+    def read(self, timeout: float = 0.5) -> np.ndarray | None:
+        block = super().read(timeout)
+        if block is not None and self._left is not None:
+            self._left -= 1
+            if self._left <= 0:
+                self.counted.set()
+        return block
+
+
+NARRATION = (
+    "Good evening, and welcome to Hollin Fold. The snow has closed the road and the telephone is dead. "
+    "Mr Blamire was found in the library at a quarter past ten, and the fire was still burning. "
+    "Six of you were in the house that night, and one of you is not telling the truth. "
+    "Ask the suspects where they were, and what they saw, and read the exhibits when you are ready. "
+    "The butler says he went down the back stair at ten. The cook says the kitchen door was locked. "
+    "Miss Ruddock heard the clock strike, and then a door close somewhere above her."
+)
+
+
+@pytest.mark.xfail(
+    reason="not yet: through PulseAudio on a loaded machine the stream times put the far end 40-90 ms off what the "
+    "microphone heard, and every output underrun shifts it; speex must re-find the room after each shift, and the "
+    "Host is heard meanwhile (docs/speech.md 'Echo cancellation')",
+    strict=False,
+)
+def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
+    pulse: PulseDaemon, steady_synthesizer: Synthesizer, base_recognizer: Recognizer
+) -> None:
+    from audio_fixtures.acoustics import active_rms, convolve
+    from audio_fixtures.echo import echo_path
+    from audio_fixtures.fixtures import FixtureAudio, load_manifest
+    from voice_host.ears.audio import Player
+    from voice_host.ears.echo import EchoCanceller, FarEnd
+    from voice_host.ears.sound import PLAYBACK_RATE
+    from voice_host.loop.listener import InlineExecutor
+
+    narration = steady_synthesizer.render(NARRATION, rate=PLAYBACK_RATE)
+    assert len(narration) / PLAYBACK_RATE > 25
+    path = echo_path("virtual-mic")  # room 5 (RT60 0.64 s), 46 ms, -10.7 dB
+    at16k = steady_synthesizer.render(NARRATION, rate=RATE)
+    scale = 10 ** (path.gain_db / 20) * active_rms(at16k) / active_rms(convolve(at16k, path.impulse))
+    fixture = next(f for f in load_manifest() if f.id == "u019")  # "Read exhibit 2.", a voice unlike the Host's
+    words = FixtureAudio([fixture]).clean(fixture.id)
+    echo_level = active_rms(at16k) * 10 ** (path.gain_db / 20)
+    player = (words * (echo_level / active_rms(words))).astype(np.float64)  # as loud as the Host's echo
+    moment = 12.0 + random.Random(15).uniform(0.0, 8.0)  # seconds of the Host: after the canceller has settled
+    room = EchoRoom(pulse, path, scale, player, moment)
+    room.start()
+    assert room.opened.wait(timeout=30)  # the pipe source needs its writer before the microphone opens
+
+    heard: list[Utterance[Transcript]] = []
+    far_end = FarEnd()
+    speaker = Player(device="pulse", far_end=far_end)
+    capture = CountingCapture(device="pulse", lost_after=5.0)
+    listener: Listener[Transcript] = Listener(
+        capture, SileroVad(), base_recognizer.transcribe, heard.append, executor=InlineExecutor(),
+        turn_complete=lambda transcript: bool(transcript.text), echo=EchoCanceller(), far_end=far_end,
+    )  # fmt: skip
+    speaker.start()
+    listener.start()
+    try:
+        listener.begin_speaking()
+        speaker.play(narration)
+        assert speaker.wait(timeout=120), "the narration never finished"
+        listener.end_speaking()
+        capture.count_from_now(round(3.0 * RATE / capture.block_size))  # 3 s more of the microphone
+        assert capture.counted.wait(timeout=60)
+    finally:
+        listener.stop()  # before the room stops writing (else closing the stream hangs)
+        speaker.close()
+        room.done.set()
+        room.join(timeout=10)
+    assert room.player_at is not None, "the player never spoke"
+    assert capture.last_block_time is not None and far_end.matched_by_time, "the far end was not matched by time"
+    said = [("".join(c if c.isalnum() else " " for c in h.result.text.lower()).split(), h.began_at) for h in heard]
+    assert [words for words, _ in said] == [["read", "exhibit", "2"]], said  # the player, and nothing of the Host

@@ -26,6 +26,13 @@ def _add_play_options(parser: argparse.ArgumentParser, default: object = None) -
     parser.add_argument(
         "--night", default=default, help="go on with this night (a file name in the state folder's nights/), not the last one"
     )
+    parser.add_argument(
+        "--no-barge-in",
+        action="store_true",
+        default=default or False,
+        help="keep the microphone shut while the Host speaks, as without an echo canceller (only Esc stops it); "
+        "default: it stays open, the Host's own voice cancelled, and 'stop', 'wait', 'repeat', 'next' act at once",
+    )
     for kind in ("input", "output"):
         parser.add_argument(
             f"--{kind}-device",

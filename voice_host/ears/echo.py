@@ -57,10 +57,11 @@ class FarEnd:
     The two are matched by time when both devices say when their blocks sound (PortAudio's stream times,
     one clock for both streams: an output block's `outputBufferDacTime`, a microphone block's
     `inputBufferAdcTime`): a sound server resamples and buffers each stream its own way, so counting
-    samples lets the offset between them wander. The offset time gives is followed smoothly: jitter in
-    the stream times moves nothing, a lasting change of more than `realign_seconds` moves the far end
-    by that much (the canceller follows a small step at once), a jump of more than `resync_seconds` (a
-    stream restarted) is taken whole. Without times (files, benchmarks) they are matched by count, and
+    samples lets the offset between them wander (an underrun shifts it by the silence played). The stream
+    times jitter by tens of milliseconds (a callback served late), so the far end moves only when the
+    median of the last `votes` blocks' offsets is more than `realign_seconds` from where it is: a
+    steady offset that small the canceller's filter takes in its stride, and every move costs it a
+    little re-adapting. Without times (files, benchmarks) they are matched by count, and
     when more than `max_lag_seconds` piles up (the microphone opened late, or stalled) the oldest is
     dropped, so the echo stays within the canceller's reach.
     """
@@ -69,13 +70,13 @@ class FarEnd:
         self,
         max_lag_seconds: float = 0.12,
         sample_rate: int = SAMPLE_RATE,
-        realign_seconds: float = 0.002,
-        resync_seconds: float = 0.1,
+        realign_seconds: float = 0.02,
+        votes: int = 16,
     ) -> None:
         self.sample_rate = sample_rate
         self.max_lag_seconds = max_lag_seconds
         self.realign_seconds = realign_seconds
-        self.resync_seconds = resync_seconds
+        self.votes = votes
         self._lock = threading.Lock()
         self._pushed: deque[tuple[Audio, int, float | None]] = deque()
         self._resampler: Any = None
@@ -88,7 +89,7 @@ class FarEnd:
         self._fed = 0
         self._anchor: tuple[float, float] | None = None  # (stream sample, stream time) of the newest timed block
         self._next: int | None = None  # matching by time: the stream sample the next microphone block starts at
-        self._drift = 0.0  # where time says that block starts minus `_next`, smoothed, in samples
+        self._offsets: deque[float] = deque(maxlen=votes)  # where time says recent blocks start minus `_next`
         self.loud_until = 0  # samples taken so far at which the last audible far-end sample was taken
         self.taken = 0  # samples taken so far
 
@@ -107,7 +108,8 @@ class FarEnd:
         self._converted = np.zeros(0, dtype=np.float32)
         self._resampler, self._rate = None, 0
         self._start = self._origin = self._fed = 0
-        self._anchor, self._next, self._drift = None, None, 0.0
+        self._anchor, self._next = None, None
+        self._offsets.clear()
 
     def take(self, count: int, heard_at: float | None = None) -> Audio:
         """The `count` samples played over a microphone block, at 16 kHz (the listener's thread only);
@@ -152,27 +154,33 @@ class FarEnd:
         assert self._anchor is not None
         at, sounded_at = self._anchor
         wanted = at + (heard_at - sounded_at) * self.sample_rate  # the stream sample sounding at `heard_at`
-        if self._next is None or abs(wanted - self._next) > self.resync_seconds * self.sample_rate:
-            self._next, self._drift = round(wanted), 0.0
-        else:
-            self._drift = 0.95 * self._drift + 0.05 * (wanted - self._next)
-            if abs(self._drift) > self.realign_seconds * self.sample_rate:
-                self._next += round(self._drift)
-                self._drift = 0.0
+        if self._next is None:
+            self._next = round(wanted)
+        self._offsets.append(wanted - self._next)
+        if len(self._offsets) == self.votes:
+            offset = float(np.median(self._offsets))
+            if abs(offset) > self.realign_seconds * self.sample_rate:
+                self._next += round(offset)
+                self._offsets.clear()
         out = np.zeros(count, dtype=np.float32)
         first = self._next - self._start
         lo, hi = max(0, first), min(len(self._converted), first + count)
         if hi > lo:
             out[lo - first : hi - first] = self._converted[lo:hi]
         self._next += count
-        # Keep a little of what was played before the next block, in case the offset steps back.
-        self._drop(min(len(self._converted), self._next - self._start - int(self.resync_seconds * self.sample_rate)))
+        # Keep what was played before the next block for a while, in case the offset steps back.
+        self._drop(min(len(self._converted), self._next - self._start - self.sample_rate))
         return out
 
     def _drop(self, count: int) -> None:
         if count > 0:
             self._converted = self._converted[count:]
             self._start += count
+
+    @property
+    def matched_by_time(self) -> bool:
+        """The last blocks were matched to the microphone by the devices' stream times (not by count)."""
+        return self._next is not None
 
     def quiet_seconds(self) -> float:
         """How long the far end has been silent, as of the last sample taken."""
@@ -327,6 +335,7 @@ class EchoCanceller:
         passthrough_after_seconds: float = 1.0,
         settle_seconds: float = 10.0,
         gate_db: float | None = GATE_DB,
+        trusted_erle_db: float | None = 10.0,
     ) -> None:
         """`gate_db`: the `ResidualGate`'s floor in front of Silero (None: no gate)."""
         if detector is None and keeper is None:  # one speex filter gives both signals
@@ -340,6 +349,13 @@ class EchoCanceller:
         # devices' streams are still settling): the listener keeps the microphone shut over the Host.
         self.settle_seconds = settle_seconds
         self.far_seconds = 0.0  # seconds of the Host's voice heard so far
+        # Trusted only while it works: the median, over the last 10 s of the Host sounding, of how much of
+        # each frame it took out (a player talking over the Host for a few seconds does not move a median).
+        # A far end that is not what reached the microphone (a sound server that dropped or shifted what was
+        # played, under load) cancels nothing: then the microphone is shut over the Host, as without one.
+        # (None: trusted once settled, whatever it takes out.)
+        self.trusted_erle_db = trusted_erle_db
+        self._erle: deque[float] = deque(maxlen=10 * SAMPLE_RATE // FRAME)
         self._mic = np.zeros(0, dtype=np.float32)
         self._far = np.zeros(0, dtype=np.float32)
         self._raw: list[Audio] = [np.zeros(FRAME, dtype=np.float32)]  # the 10 ms the output lags behind
@@ -359,7 +375,9 @@ class EchoCanceller:
             if self.gate is not None and not self.gate.passes(near, detect):
                 detect = np.zeros(FRAME, dtype=np.float32)
             self._detect.append(detect)
-            self._words.append(self.keeper.process(near, played))
+            words = self.keeper.process(near, played)
+            self._words.append(words)
+            self._follow_erle(near, played, words)
         self._mic, self._far = self._mic[whole:], self._far[whole:]
         raw, detect, words = (self._take(queue, len(mic)) for queue in (self._raw, self._detect, self._words))
         if len(far) and float(np.max(np.abs(far))) > 1e-4:
@@ -368,10 +386,27 @@ class EchoCanceller:
             return Cancelled(raw, raw, far_active=False)
         return Cancelled(detect, words, far_active=True)
 
+    def _follow_erle(self, mic: Audio, far: Audio, words: Audio) -> None:
+        if float(np.max(np.abs(far))) <= 1e-4:
+            return
+        heard = float(np.mean(np.square(mic, dtype=np.float64)))
+        if heard > 1e-10:
+            left = float(np.mean(np.square(words, dtype=np.float64)))
+            self._erle.append(10 * np.log10(heard / max(left, 1e-12)))
+
+    @property
+    def erle_db(self) -> float:
+        """How much of the Host's echo it takes out these days (median over the last 10 s of the Host, dB)."""
+        return float(np.median(self._erle)) if self._erle else 0.0
+
     @property
     def settled(self) -> bool:
-        """The cancellers have heard enough of the Host to be trusted with the microphone over it."""
-        return self.far_seconds >= self.settle_seconds
+        """The cancellers have heard enough of the Host, and take enough of it out, to be trusted with the
+        microphone over it."""
+        if self.far_seconds < self.settle_seconds:
+            return False
+        measured = len(self._erle) >= SAMPLE_RATE // FRAME  # a second of the Host at least: else no evidence
+        return self.trusted_erle_db is None or not measured or self.erle_db >= self.trusted_erle_db
 
     @staticmethod
     def _take(queue: list[Audio], count: int) -> Audio:

@@ -715,7 +715,12 @@ def _run_with_voice(driver: TableDriver, case: Case, args: argparse.Namespace, a
             driver,
             mic=LOADING,
             load_voice=lambda post: open_table_voice(
-                case, classifier, post, input_device=_device(args.input_device), output_device=_device(args.output_device)
+                case,
+                classifier,
+                post,
+                input_device=_device(args.input_device),
+                output_device=_device(args.output_device),
+                hear_over_host=not args.no_barge_in,
             ),
             terminal=terminal,
         )

@@ -120,11 +120,13 @@ def open_table_voice(
     recognizer: Recognizer | None = None,
     input_device: int | str | None = None,
     output_device: int | str | None = None,
+    hear_over_host: bool = True,
 ) -> None:
     """Load the models and open the devices (slow: run in a worker thread); report through `post`.
 
     Posts VoiceReady with the open voice side, or VoiceFailed with a plain sentence. `recognizer`
     defaults to whisper with the measured best options; the devices to the system's defaults.
+    `hear_over_host`: the microphone stays open while the Host speaks (`open_voice`).
     """
     try:
         from voice_host.ears.asr import RecognitionOptions, Recognizer
@@ -179,6 +181,7 @@ def open_table_voice(
             turn_complete=heard_turn,
             speak_ahead=opening_lines(case),
             on_short_word=lambda heard: post(ShortWordHeard(heard)),
+            hear_over_host=hear_over_host,
         )
     except Exception as error:  # any failure of the voice side leaves typed play working
         log.exception("the voice side could not open; the table plays by typing")

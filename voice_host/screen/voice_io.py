@@ -91,7 +91,7 @@ def open_voice(
     on_speaker_ready: Callable[[VoiceIO[T]], None] | None = None,
     prepare_ears: Callable[[], None] | None = None,
     turn_complete: Callable[[T], TurnText | bool] | None = None,
-    hear_over_host: bool = False,
+    hear_over_host: bool = True,
     on_short_word: Callable[[ShortHeard], object] | None = None,
     speak_ahead: Sequence[SpeechLine] = (),
 ) -> VoiceIO[T]:
@@ -108,7 +108,7 @@ def open_voice(
     `speak_ahead`: lines replies often open with (`tts.opening_lines`), made on a background thread once
     the microphone is open, so such a reply's first audio needs no synthesis.
     `hear_over_host` keeps the microphone open while the Host speaks, through the echo canceller
-    (docs/speech.md "Echo cancellation"; not yet good enough in a reverberant room, so off by default).
+    (docs/speech.md "Echo cancellation"); off, the microphone is shut while the Host speaks.
     With it, `on_short_word` gets a stop, repeat, next or skip word said over the Host, taken by the short
     path (docs/speech.md "Barge-in") once the Host has already been stopped.
     """
@@ -152,9 +152,6 @@ def open_voice(
         prepare_ears()
 
     echo: EchoCanceller | None = None
-    # Off by default: in a reverberant room (RT60 0.75 s) the canceller let the Host's own narration through
-    # as 122 messages in a night (docs/benchmarks.md "Barge-in"); until it holds, the microphone is shut
-    # while the Host speaks.
     if player is not None and hear_over_host:
         try:
             echo = EchoCanceller()
