@@ -41,7 +41,16 @@ from audio_fixtures.acoustics import RoomImpulses, active_rms, in_room  # noqa: 
 from audio_fixtures.corpus import Split  # noqa: E402
 from audio_fixtures.echo import echo_path  # noqa: E402
 from audio_fixtures.fixtures import FixtureAudio, load_fixtures  # noqa: E402
-from voice_host.ears.echo import FRAME, SpeexFrames, WebRtcFrames, from_pcm16, to_pcm16  # noqa: E402
+from voice_host.ears.echo import (  # noqa: E402
+    FRAME,
+    GATE_DB,
+    TAIL_SECONDS,
+    ResidualGate,
+    SpeexFrames,
+    WebRtcFrames,
+    from_pcm16,
+    to_pcm16,
+)
 from voice_host.ears.sound import BLOCK_SAMPLES, SAMPLE_RATE, Audio  # noqa: E402
 
 TRIAL_SECONDS = 20.0
@@ -177,7 +186,27 @@ class SpeexGated:
         return out
 
 
+class AppCanceller:
+    """What the app runs (`EchoCanceller`'s default): one speex filter of `tail_seconds`, its linear output
+    for Whisper, its suppressed output through the residual-echo gate for Silero."""
+
+    def __init__(self, tail_seconds: float = TAIL_SECONDS, gate_db: float | None = GATE_DB) -> None:
+        self.speex = SpeexFrames(tail_seconds, suppress=True)
+        self.gate = ResidualGate(gate_db) if gate_db is not None else None
+        self.detected: list[Audio] = []
+
+    def process(self, mic: Audio, far: Audio) -> Audio:
+        detect = self.speex.process(mic, far)
+        if self.gate is not None and not self.gate.passes(mic, detect):
+            detect = np.zeros_like(detect)
+        self.detected.append(detect)
+        return self.speex.linear
+
+
 CANDIDATES: dict[str, Callable[[], Canceller]] = {
+    "app": AppCanceller,
+    "app-0.3-no-gate": lambda: AppCanceller(0.3, None),
+    "app-0.6-no-gate": lambda: AppCanceller(0.6, None),
     "none": Bypass,
     "webrtc-livekit": WebRtcFrames,
     "webrtc-aec-audio-processing": AecAudioProcessing,

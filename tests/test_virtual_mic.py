@@ -381,12 +381,6 @@ NARRATION = (
 )
 
 
-@pytest.mark.xfail(
-    reason="not yet: through PulseAudio on a loaded machine the stream times put the far end 40-90 ms off what the "
-    "microphone heard, and every output underrun shifts it; speex must re-find the room after each shift, and the "
-    "Host is heard meanwhile (docs/speech.md 'Echo cancellation')",
-    strict=False,
-)
 def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
     pulse: PulseDaemon, steady_synthesizer: Synthesizer, base_recognizer: Recognizer
 ) -> None:
@@ -414,11 +408,21 @@ def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
 
     heard: list[Utterance[Transcript]] = []
     far_end = FarEnd()
+    echo = EchoCanceller()
+    moves: list[int] = []
+    watch_add = echo.delay_watch.add
+
+    def watch(mic: np.ndarray, far: np.ndarray) -> bool:  # counts the echo's delay moving (underruns)
+        moved = watch_add(mic, far)
+        moves.extend([echo.delay_watch.lag or 0] if moved else [])
+        return moved
+
+    echo.delay_watch.add = watch  # type: ignore[method-assign]
     speaker = Player(device="pulse", far_end=far_end)
     capture = CountingCapture(device="pulse", lost_after=5.0)
     listener: Listener[Transcript] = Listener(
         capture, SileroVad(), base_recognizer.transcribe, heard.append, executor=InlineExecutor(),
-        turn_complete=lambda transcript: bool(transcript.text), echo=EchoCanceller(), far_end=far_end,
+        turn_complete=lambda transcript: bool(transcript.text), echo=echo, far_end=far_end,
     )  # fmt: skip
     speaker.start()
     listener.start()
@@ -436,5 +440,12 @@ def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
         room.join(timeout=10)
     assert room.player_at is not None, "the player never spoke"
     assert capture.last_block_time is not None and far_end.matched_by_time, "the far end was not matched by time"
-    said = [("".join(c if c.isalnum() else " " for c in h.result.text.lower()).split(), h.began_at) for h in heard]
-    assert [words for words, _ in said] == [["read", "exhibit", "2"]], said  # the player, and nothing of the Host
+    said = ["".join(c if c.isalnum() else " " for c in h.result.text.lower()).split() for h in heard]
+    player_words = ["read", "exhibit", "2"]
+    assert [words for words in said if words != player_words] == [], said  # never the Host's own voice
+    if said != [player_words] and moves:
+        # Through PulseAudio on this loaded machine the Host's stream underruns and the echo's delay moves
+        # (40-90 ms, several times in 30 s): the canceller is not trusted until it cancels again, and the
+        # microphone is shut over the Host meanwhile, as without one (docs/speech.md "Echo cancellation").
+        pytest.xfail(f"the player was not heard: the echo's delay moved {len(moves)} times ({moves}), {said}")
+    assert said == [player_words], f"the player was not heard over the Host: {said}"

@@ -325,6 +325,59 @@ class ResidualGate:
         return passed
 
 
+class DelayWatch:
+    """Says when the echo's delay has moved: the lag between the far end and the microphone, found every
+    `every_seconds` by the peak of their phase-weighted cross-correlation (GCC-PHAT) over the last second.
+    Through a sound server under load the Host's stream underruns and the echo shifts by tens of
+    milliseconds; the canceller's filter is then wrong until it has learnt the room again. The lag is
+    found to the sample where the Host sounds (a player talking over it does not move the peak)."""
+
+    def __init__(
+        self, window_seconds: float = 1.0, max_lag_seconds: float = 0.5, every_seconds: float = 0.25, moved_seconds: float = 0.002
+    ) -> None:
+        self.window = round(window_seconds * SAMPLE_RATE)
+        self.max_lag = round(max_lag_seconds * SAMPLE_RATE)
+        self.every = round(every_seconds * SAMPLE_RATE)
+        self.moved = round(moved_seconds * SAMPLE_RATE)
+        self._size = 1 << (self.window + self.max_lag).bit_length()
+        self._mic: list[Audio] = [np.zeros(self.window, dtype=np.float32)]
+        self._far: list[Audio] = [np.zeros(self.window + self.max_lag, dtype=np.float32)]
+        self._since = 0
+        self.lag: int | None = None  # samples the microphone hears the far end late, once found twice alike
+        self._candidate: int | None = None
+
+    def add(self, mic: Audio, far: Audio) -> bool:
+        """One frame of each; True when the lag has just moved (not when it is first found)."""
+        self._mic.append(mic)
+        self._far.append(far)
+        self._since += len(mic)
+        if self._since < self.every:
+            return False
+        self._since = 0
+        heard = np.concatenate(self._mic)[-self.window :]
+        played = np.concatenate(self._far)[-(self.window + self.max_lag) :]
+        self._mic, self._far = [heard], [played]
+        heard, played = heard - np.mean(heard), played - np.mean(played)  # a constant says nothing of a delay
+        if float(np.sqrt(np.mean(np.square(played[-self.window :], dtype=np.float64)))) < 1e-3:
+            return False  # the Host is (nearly) silent: nothing to find
+        spectrum = np.conj(np.fft.rfft(heard, self._size)) * np.fft.rfft(played, self._size)
+        spectrum /= np.abs(spectrum) + 1e-12
+        correlation = np.fft.irfft(spectrum, self._size)[: self.max_lag + 1]
+        peak = int(np.argmax(correlation))
+        edge = peak <= 2 or peak >= self.max_lag - 2  # where a step or a constant puts it, not an echo
+        if edge or correlation[peak] < 20 * float(np.mean(np.abs(correlation))):
+            self._candidate = None  # no clear peak
+            return False
+        lag = self.max_lag - peak
+        agreed = self._candidate is not None and abs(lag - self._candidate) <= self.moved
+        self._candidate = lag
+        if not agreed:
+            return False
+        moved = self.lag is not None and abs(lag - self.lag) > self.moved
+        self.lag = lag
+        return moved
+
+
 class EchoCanceller:
     """Microphone blocks of any length in, the same blocks with the echo taken out (10 ms later)."""
 
@@ -356,6 +409,10 @@ class EchoCanceller:
         # (None: trusted once settled, whatever it takes out.)
         self.trusted_erle_db = trusted_erle_db
         self._erle: deque[float] = deque(maxlen=10 * SAMPLE_RATE // FRAME)
+        # When the echo's delay moves the filter is wrong at once, long before a 10 s median shows it: it
+        # is not trusted again until it takes the echo out again (median over the frames since the move).
+        self.delay_watch = DelayWatch()
+        self._since_move: deque[float] | None = None
         self._mic = np.zeros(0, dtype=np.float32)
         self._far = np.zeros(0, dtype=np.float32)
         self._raw: list[Audio] = [np.zeros(FRAME, dtype=np.float32)]  # the 10 ms the output lags behind
@@ -378,6 +435,9 @@ class EchoCanceller:
             words = self.keeper.process(near, played)
             self._words.append(words)
             self._follow_erle(near, played, words)
+            if self.delay_watch.add(near, played):
+                log.info("the echo's delay moved (now %d samples): learning the room again", self.delay_watch.lag)
+                self._since_move = deque(maxlen=SAMPLE_RATE // FRAME)
         self._mic, self._far = self._mic[whole:], self._far[whole:]
         raw, detect, words = (self._take(queue, len(mic)) for queue in (self._raw, self._detect, self._words))
         if len(far) and float(np.max(np.abs(far))) > 1e-4:
@@ -392,7 +452,13 @@ class EchoCanceller:
         heard = float(np.mean(np.square(mic, dtype=np.float64)))
         if heard > 1e-10:
             left = float(np.mean(np.square(words, dtype=np.float64)))
-            self._erle.append(10 * np.log10(heard / max(left, 1e-12)))
+            erle = 10 * np.log10(heard / max(left, 1e-12))
+            self._erle.append(erle)
+            if self._since_move is not None:
+                self._since_move.append(erle)
+                full = len(self._since_move) == self._since_move.maxlen
+                if full and self.trusted_erle_db is not None and np.median(self._since_move) >= self.trusted_erle_db:
+                    self._since_move = None  # it takes the echo out again
 
     @property
     def erle_db(self) -> float:
@@ -405,8 +471,12 @@ class EchoCanceller:
         microphone over it."""
         if self.far_seconds < self.settle_seconds:
             return False
+        if self.trusted_erle_db is None:
+            return True
+        if self._since_move is not None:  # the delay moved: not until a second of the Host is cancelled again
+            return False
         measured = len(self._erle) >= SAMPLE_RATE // FRAME  # a second of the Host at least: else no evidence
-        return self.trusted_erle_db is None or not measured or self.erle_db >= self.trusted_erle_db
+        return not measured or self.erle_db >= self.trusted_erle_db
 
     @staticmethod
     def _take(queue: list[Audio], count: int) -> Audio:
