@@ -14,7 +14,10 @@ T = TypeVar("T")
 _DASH = r"\s*[-–—]\s*"
 _RANGE = re.compile(r"\bE\s?(\d{1,3})" + _DASH + r"E?\s?(\d{1,3})\b(?![.:]\d)", re.IGNORECASE)
 _SINGLE = re.compile(r"(?:\bE-?\s?|\bexhibit\s+(?:no\.?\s*|number\s+)?#?|#\s?)(\d{1,3})\b(?![.:]\d)", re.IGNORECASE)
-_LIST = re.compile(r"\bexhibits\s*:?\s*((?:(?:E\s?|#)?\d{1,3}\b(?![.:]\d)(?:\s*(?:,|and|&|or|[-–—])\s*)?)+)", re.IGNORECASE)
+# A list's separators: a comma, "and", "or", "&", a dash, or a comma before the last ("2, 6, and 14").
+_LIST = re.compile(
+    r"\bexhibits\s*:?\s*((?:(?:E\s?|#)?\d{1,3}\b(?![.:]\d)(?:\s*(?:,\s*(?:and|&|or)\b|,|and|&|or|[-–—])\s*)?)+)", re.IGNORECASE
+)
 _NUMBER = re.compile(r"\d{1,3}")
 
 

@@ -32,6 +32,7 @@ def at_accusation(case: Case | None = None) -> Game:
     [
         ("We accuse Bram: E5, E7, E6, E13, E14", "Bram Oakes", "E5, E7, E6, E13, E14"),
         ("**Accusation:** Bram Oakes, exhibits 7, 10 and 14", "Bram Oakes", "E7, E10, E14"),
+        ("We accuse Bram: exhibits 2, 6, 13, and 14", "Bram Oakes", "E2, E6, E13, E14"),  # a comma before "and"
         ("It was Bram because E7 shows the scarf and Ada saw him", "Bram Oakes", "E7"),
         ("We think it was Bram, not Ada. E1 E2 E3 E4 E5 E6 E7 E7", "Bram Oakes", "E1, E2, E3, E4, E5, E6"),
         ("Not Ada, never Cole: the pieman did it", "Bram Oakes", "none"),

@@ -65,6 +65,7 @@ def matcher() -> NamesMatcher:
         ("Confront rhetoric with E7.", "Confront Ruddock with E7."),
         ("With, use Abel Thwaite, E3, E7.", "We accuse Abel Thwaite, E3, E7."),
         ("Reacuse Julius Ormerod, E4, E10.", "We accuse Julius Ormerod, E4, E10."),
+        ("Acuse the heir with exhibits E3.", "We accuse the heir with exhibits E3."),  # the verb misspelt, a name after it
     ],
 )
 def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard: str, expected: str) -> None:

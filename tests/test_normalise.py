@@ -195,3 +195,8 @@ def test_answers_is_repaired() -> None:
 )
 def test_a_stop_after_the_name_that_opens_a_question_is_a_comma(raw: str, expected: str) -> None:
     assert normalise(raw) == expected
+
+
+def test_a_list_read_leniently_goes_on_past_a_comma_before_and() -> None:
+    read = read_exhibits_leniently("Accuse Keld with exhibits E2, E6, E13, and 14.")
+    assert read.text == "Accuse Keld with exhibits E2, E6, E13, and E14."

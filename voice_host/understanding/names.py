@@ -342,10 +342,10 @@ class NamesMatcher:
         corrections: list[Correction] = []
         text = self._repair_trailing_name(text, corrections)
         # Before the leading full name, which would take "Reacuse Julius Ormerod" for a name.
-        # "With, use Abel Thwaite, E3", "I will use Abel ...": We accuse, when a name follows.
+        # "With, use Abel Thwaite, E3", "I will use Abel ...", "Acuse the heir ...": We accuse, when a name follows.
         accuse = re.match(
             r"^(\W*)((?:with|we|i will|will|we'll|we've)[,\s]+(?:use|accused|abuse|excuse|cues|accuse)|"
-            r"we accused|reacuse|re-accuse)\b",
+            r"we accused|reacuse|re-accuse|accused|acuse|accuses)\b",
             text,
             re.IGNORECASE,
         )

@@ -200,7 +200,7 @@ _SLOT_OPENERS = re.compile(
     r"\b(read|reed|with|exhibits?|accuse\s+\w+(?:\s+\w+)?\s*(?::|,|-|of|with|because of)?)\s*", re.IGNORECASE
 )
 _LENIENT_TOKEN = re.compile(rf"^(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})$", re.IGNORECASE)
-_LIST_SEPARATOR = re.compile(r"^\s*(?:,|and|&)?\s*", re.IGNORECASE)
+_LIST_SEPARATOR = re.compile(r"^\s*(?:,\s*(?:and|&)\b|,|and|&)?\s*", re.IGNORECASE)  # "E6, E13, and E14" too
 
 
 def _read_slot(text: str, start: int, corrections: list[Correction], weight: float) -> tuple[str, int]:
