@@ -163,6 +163,12 @@ KNOWN_MISSES = frozenset(
         # only line is its own (the senses rule's last resort gives the plate)
         "Joel, how do you get from the house to the stables?",
         "Miss Marsden, the plate room door banged during the Cherry Tree. Did you hear it?",
+        # probes of DEFLECT questions sharing a word with a line (Cambridge, Leeds, the punch); and "near the punch bowl",
+        # where the bowl is the plate's ("were you near" as a cue of where each suspect was took too much, dropped)
+        "Reverend, were you ever near Cambridge as a boy?",
+        "Joel, what were you watching at the theatre in Leeds last month?",
+        "Thwaite, is the punch made with rum or brandy?",
+        "Reverend, were you anywhere near the punch bowl during the carols?",
     }
 )
 
