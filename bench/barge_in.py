@@ -1,25 +1,34 @@
 """Barge-in over the Host's own voice: how fast "stop" silences it, and whether it ever hears itself.
 
-    .venv/bin/python bench/barge_in.py                      # 20 stop trials and one whole night
-    .venv/bin/python bench/barge_in.py --trials 5 --no-night
+    .venv/bin/python bench/barge_in.py                      # 20 stop trials, 20 other words, three nights
+    .venv/bin/python bench/barge_in.py --trials 10 --others 10 --no-night --short-only
+    .venv/bin/python bench/barge_in.py --voices test        # the players in the test voices (final figures only)
 
 Everything goes through the app's own path, block by block in audio time: the microphone (the Host's
 narration through a seeded echo path, `audio_fixtures/echo.py`, plus a player) -> `FarEnd` and
-`EchoCanceller` (fed exactly what was played) -> Silero -> the segmenter and `EndOfTurn` -> the whole
-understanding (`HearPipeline`: whisper's passes, the matcher, the engine's classifier) -> `barge_words`.
+`EchoCanceller` (fed exactly what was played) -> Silero -> the segmenter -> the short path
+(`ShortPath`, `ShortWordScorer`: docs/speech.md "Barge-in") and, for what it does not take, `EndOfTurn`
+and the whole understanding (`HearPipeline`: whisper's passes, the matcher, the engine's classifier) ->
+`barge_words`.
 
-- stop trials: a stretch of narration after 10 s of warm-up through the same path; a player says a
-  stop word ("Stop.", "Wait.", ... in a suspect's piper voice, heard in a room, 6 dB either side of the
-  echo) at a seeded moment. Barge-in time = end of the word (its last 10 ms within 40 dB of its loudest)
-  to silence: the segmenter's pause and the end of turn in audio time, plus understanding's measured
-  wall time, plus one block of the speaker's buffer (1024 samples at 22.05 kHz) for `Player.stop`.
+- stop trials: a stretch of narration after 10 s of warm-up; a player says a stop word ("Stop.",
+  "Wait.", ... rendered in the split's voices by audio_fixtures.voices, heard in a room, 6 dB either side
+  of the echo) at a seeded moment. End of the word (its last 10 ms within 40 dB of its loudest) to
+  silence, in parts: Silero's lag (the word's end to where Silero's pause began, audio time), the pause
+  waited (audio time), recognition (the short path's scoring, wall time under whatever load the machine
+  has, and its processor time, all threads: near its wall time on an idle machine), and one block of
+  the speaker's buffer (1024 samples at 22.05 kHz) for `Player.stop`. A stop word the short path
+  misses may still be acted on by the whole understanding (its pause and wall time instead).
+- other words: fixtures of the same split (table talk, and short messages that are not next, skip or repeat) said
+  over the Host the same way: any that would act at once (a short word taken, or `barge_words` on the
+  whole understanding) is a false stop.
 - the night: every spoken reply of a scripted night (the opening, the seating, the four round
   openings with their exhibits and statements, answers) with a 1 s gap after each, through one room's
   echo path: every utterance the listener hands on is a self-trigger; a usable message is a
-  self-triggered message (target 0).
+  self-triggered message (target 0); a short word taken is a false stop.
 
-Prints the "Barge-in" section of docs/benchmarks.md. Timings are wall-clock under whatever load the
-machine has.
+Prints the "Barge-in" section of docs/benchmarks.md; `--scores` prints every short-path scoring to
+stderr (to shape its thresholds: tune voices only).
 """
 
 from __future__ import annotations
@@ -201,14 +210,13 @@ def night_replies(case: Any) -> list[Reply]:
     return [r for r in replies if r.spoken_parts]
 
 
-def other_words(count: int) -> list[Any]:
-    """Tune fixtures said over the Host that must never act at once: table talk, and short messages that
-    are not next, skip or repeat (alternately, seeded)."""
-    from audio_fixtures.corpus import Split
+def other_words(count: int, split: Any) -> list[Any]:
+    """Fixtures of `split` said over the Host that must never act at once: table talk, and short messages
+    that are not next, skip or repeat (alternately, seeded)."""
     from audio_fixtures.fixtures import load_fixtures
     from voice_host.loop.barge_in import silence_words
 
-    fixtures = [f for f in load_fixtures(Split.TUNE) if f.command not in ("next", "pass", "repeat") and not silence_words(f.said)]
+    fixtures = [f for f in load_fixtures(split) if f.command not in ("next", "pass", "repeat") and not silence_words(f.said)]
     talk = [f for f in fixtures if f.kind in ("table_talk", "other")]
     short = [f for f in fixtures if f not in talk and len(f.said.split()) <= 3]
     rng = np.random.default_rng(77)
@@ -226,9 +234,12 @@ def pick(times: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trials", type=int, default=20, help="stop words said over the Host")
-    parser.add_argument("--others", type=int, default=20, help="other words (tune table talk and short messages) said over it")
+    parser.add_argument("--others", type=int, default=20, help="other words (table talk and short messages) said over it")
     parser.add_argument(
-        "--voices", choices=("tune", "test"), default="tune", help="the players' voices (test: the final figure only)"
+        "--voices",
+        choices=("tune", "test"),
+        default="tune",
+        help="the players' voices and other words (test: final figures only)",
     )
     parser.add_argument("--no-night", action="store_true")
     parser.add_argument(
@@ -336,8 +347,9 @@ def main() -> None:
 
     other_rows: list[str] = []
     false_acts = 0
-    others_list = other_words(args.others)
-    audio = FixtureAudio(load_fixtures(Split.TUNE))
+    split = Split.TUNE if args.voices == "tune" else Split.TEST
+    others_list = other_words(args.others, split)
+    audio = FixtureAudio(load_fixtures(split))
     for n, fixture in enumerate(others_list):
         clean = audio.clean(fixture.id)
         heard, shorts, began, word_over, where = over_host(f"other-{n}", 7000 + n, clean)
@@ -357,6 +369,7 @@ def main() -> None:
     command += f" --detector {args.detector} --tail {args.tail:g}"
     command += " --no-gate" if gate_db is None else f" --gate-db {gate_db:g}"
     command += " --no-short" if args.no_short else f" --model {args.model} --padding {args.padding:g}"
+    command += " --short-only" if args.short_only else ""
     print(f"`{command}" + (" --no-night" if args.no_night else f" --nights {args.nights}") + "`\n")
     if args.trials:
         within = sum(1 for t in times if t <= 0.5)
