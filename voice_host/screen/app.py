@@ -319,13 +319,17 @@ class TableApp(App[int]):
         if text:
             self.send(text)
 
-    def send(self, text: str, key: str | None = None) -> Exchange:
-        """Send one typed line (or the command a `key` stands for) to the game, show what comes back
-        and say it."""
+    def send(self, text: str, key: str | None = None, heard: str | None = None) -> Exchange:
+        """Send one typed line (or the command a `key` stands for, or a short word `heard` over the Host)
+        to the game, show what comes back and say it."""
         self._silence()
-        self._answering_voice = False
+        self._answering_voice = heard is not None
         exchange = self.driver.typed(text)
-        if key is None:
+        said: str | None
+        if heard is not None:
+            self.heard.show_notice("Heard", f"{heard!r} over the Host  →  taken as: {exchange.taken_as or text}")
+            said = heard
+        elif key is None:
             self.heard.show_typed(text, exchange.taken_as or "")
             said = exchange.said
         else:
@@ -396,8 +400,7 @@ class TableApp(App[int]):
             self.heard.show_notice("Heard", f"{said!r}: again from the start.")
             self.action_repeat()
         else:
-            self.send("next" if short.word is ShortWord.NEXT else "pass", key=f"heard {said!r}")
-            self._answering_voice = True
+            self.send("next" if short.word is ShortWord.NEXT else "pass", heard=said)
 
     def _take_kept(self) -> None:
         """The Host has stopped: answer what was said over it."""
