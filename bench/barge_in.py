@@ -144,7 +144,9 @@ class Ears:
 
         def deliver(utterance: Utterance[Any]) -> None:
             heard = utterance.result
-            if heard is None:
+            if heard is None:  # --short-only: handed on, not understood
+                began = utterance.began_at or utterance.ended_at
+                found.append(Heard(began, utterance.ended_at, 0.0, "", "", False, False, False))
                 return
             words = barge_words((heard.transcript, heard.text), heard.message, is_repeat_request(heard.text))
             began = utterance.began_at if utterance.began_at is not None else utterance.ended_at
