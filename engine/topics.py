@@ -104,6 +104,7 @@ _IMPERATIVE = frozenset("tell describe explain say walk talk give remind account
 _SUBORDINATE = frozenset(
     "when while whilst after before if once since as until till during at in on by about regarding concerning".split()
 )
+_WH_DID = frozenset("where'd what'd how'd why'd when'd who'd".split())  # a question word's "'d" before "you": did
 _FILLERS = frozenset("and but so then also now well ok okay please just oh".split())
 # After "and" or a comma, an auxiliary starts a new question only when a subject follows it.
 _SUBJECTS = frozenset(
@@ -116,7 +117,12 @@ def _tokens(text: str) -> list[_Token]:
     found: list[_Token] = []
     for match in _TOKEN.finditer(folded):
         if match.group("word"):
-            found.append(_Token(_Kind.WORD, match.group("word")))
+            word = match.group("word")
+            if word in _WH_DID:
+                # "where'd you go" is "where did you go": the cues are written out in full
+                found += [_Token(_Kind.WORD, word[:-2]), _Token(_Kind.WORD, "did")]
+                continue
+            found.append(_Token(_Kind.WORD, word))
         elif match.group("comma"):
             found.append(_Token(_Kind.COMMA, ","))
         else:
@@ -214,7 +220,7 @@ _ANAPHORS = frozenset("it that this them those then there".split())  # words tha
 _HER = "her"
 _BEFORE_HER_NAME = frozenset("the your my our mr mrs miss".split())  # "found [the] mistress", "saw [your] aunt"
 _POINTING = frozenset("it that this them those".split())  # the anaphors that stand for a thing ("about it")
-_Rank = tuple[int, int, int, int, int]
+_Rank = tuple[int, int, int, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -232,9 +238,12 @@ class _Hit:
         return self.positions[-1] - self.positions[0] + 1 - len(self.positions)
 
     def rank(self, order: int) -> _Rank:
-        """Smaller is better: stronger, unbroken, earlier, longer, then later into the FILE."""
+        """Smaller is better: stronger, unbroken, earlier, longer, then later into the FILE. Inside a setting
+        clause every cue is SCENE; there a cue that was stronger before it was lowered still wins ("once Thwaite
+        rang, where did you run to?" is the bell, not Thwaite)."""
         recent = 1 if self.cue.entry.after is not None or self.cue.entry.kind is EntryKind.HELD else 0
-        return (-self.strength, min(self.gaps, 1), order + self.start, -len(self.positions), -recent)
+        lowered = -int(self.cue.strength) if self.strength == CueStrength.SCENE else 0
+        return (-self.strength, lowered, min(self.gaps, 1), order + self.start, -len(self.positions), -recent)
 
 
 def _match(

@@ -105,7 +105,6 @@ def expected_entry(row: Row) -> FileEntry:
 KNOWN_MISSES = frozenset(
     {
         "Mrs Ruddock, why does the kitchen get a carol of its own?",
-        "Thwaite, does Mr Joel get the Fold?",
         "Reverend, what hymn will you choose on Sunday?",
         "Mr Ormerod, what train did you come up on?",
         # a probe of the dead woman seen at a place: the line that has her there (finding her) loses
@@ -123,7 +122,6 @@ KNOWN_MISSES = frozenset(
         "Miss Marsden, the fiddler says you were beside him. Were you there the whole time?",
         "Miss Marsden, name the carols the waits sang tonight.",
         "Miss Marsden, do you sing as well as play?",
-        "Reverend, did Mrs Blamire give much to the parish church?",
         "Reverend, Nance says you came to the kitchen at ten to eleven. What did you want?",
         "Mrs Ruddock, how long has Cook been with the house?",
         # The fourth test set's misses at 5412fb8, moved to tune on 2026-12-01, that the rules and cues still miss.
@@ -169,33 +167,24 @@ KNOWN_MISSES = frozenset(
         "Joel, what were you watching at the theatre in Leeds last month?",
         "Thwaite, is the punch made with rum or brandy?",
         "Reverend, were you anywhere near the punch bowl during the carols?",
-        # Tune probes of every FILE line written on 2026-12-01 before their cues were looked at, still missed
-        # (being fixed; each fixed one leaves this list).
-        "So Mr Thwaite, where'd you get to once the singing started?",
+        # Tune probes of every FILE line written on 2026-12-01 before their cues were looked at, still missed after
+        # the cues and rules they led to:
+        # a lead-in's carol and the question's hall are equally specific; "it" gives way to the lead-in only when it is stronger
         "Thwaite, that third carol round the back, did it carry as far as the hall?",
-        "Thwaite, does Mr Joel get the house now?",
-        "Thwaite, what took you down to the plate room at twenty-five to eleven?",
+        # DEFLECT questions that name what a line speaks of (Leeds, where the sauce boats went; Cook)
         "Thwaite, what's the weather like in Leeds this time of year?",
-        "Mrs Ruddock, how long did you keep house for her?",
-        "Mrs Ruddock, could anyone have come down the back way tonight?",
-        "Mrs Ruddock, who told you something had happened?",
-        "Mrs Ruddock, why was the Red Room being made up for Mr Ormerod?",
         "Mrs Ruddock, what's Cook's Christian name?",
-        "So where'd you sneak off to, Joel?",
-        "Joel, be straight with us: were you close to the old lady?",
-        "Joel, what's this letter from a Mr Sugden in Leeds about?",
-        "Joel, is somebody chasing you for money, young man?",
+        # no word of the finding: "who told you" and "something had happened" name nothing a line has
+        "Mrs Ruddock, who told you something had happened?",
+        # disputed: her Ormerod line says he was to have the Red Room, but making it up is where she was (her lie's admit)
+        "Mrs Ruddock, why was the Red Room being made up for Mr Ormerod?",
+        # a place after "from" or "near" is a circumstance of the thing asked (the stables, going anywhere), as the rulings say
         "Joel, how far are the stables from the yard door?",
-        "Joel, once Thwaite rang, where did you run to?",
-        "Did your cousin promise you any money, Phoebe?",
-        "Phoebe, was there a row at the table this evening?",
         "Did you go anywhere near the yard door, Miss Marsden?",
-        "Mr Keld, what will the parish do without her?",
-        "Mr Keld, did you come down the back way?",
-        "Mr Ormerod, was she an easy woman to do business for?",
+        # one of the six as the subject of a plain "get" (no cue): "does Joel inherit?" is the will's, "how much does Miss
+        # Marsden get?" is not
         "Mr Ormerod, how much does Miss Marsden get?",
-        "Did you take money from Mrs Blamire, Mr Ormerod?",
-        "Mr Ormerod, are her books straight, as far as you know?",
+        # "seeing to" is his plain "see" of what he heard; a cue that begins with it is a lint warning, so none is added
         "Mr Ormerod, who was seeing to your room?",
     }
 )

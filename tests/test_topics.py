@@ -270,3 +270,17 @@ def test_a_held_line_answers_for_its_own_place_asked_with_hearing() -> None:
     held = next(e for e in case().entries_for("ruddock") if e.topic == "what else she heard")
     said = suspect_lines(game.handle("Mrs Ruddock, what could you hear on the bedroom corridor?"))
     assert [text for _, text in said] == [held.words]
+
+
+def test_inside_a_setting_clause_about_others_a_specific_cue_outranks_a_name() -> None:
+    # the clause only says when, and the question names nothing: its bell (finding her) is asked, not Thwaite
+    assert answer("Joel, once Thwaite rang, where did you run to?") == line("joel", "finding her")
+    # a name alone in such a clause is still the topic when nothing else is there
+    assert answer("Mrs Ruddock, once Thwaite had gone, what did you make of him?") == line("ruddock", "Mr. Thwaite")
+
+
+def test_a_question_words_contracted_did_is_read_out() -> None:
+    assert units("Where'd you get to?")[0].words == ("where", "did", "you", "get", "to")
+    assert answer("Joel, so where'd you go?") == line("joel", "where he was")
+    # "would" after "'d" elsewhere is left alone
+    assert units("You'd gone out?")[0].words == ("you'd", "gone", "out")
