@@ -410,11 +410,14 @@ def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
     far_end = FarEnd()
     echo = EchoCanceller()
     moves: list[int] = []
+    trusted_when_player_began: list[bool] = []
     watch_add = echo.delay_watch.add
 
-    def watch(mic: np.ndarray, far: np.ndarray) -> bool:  # counts the echo's delay moving (underruns)
+    def watch(mic: np.ndarray, far: np.ndarray) -> bool:  # every 10 ms: counts the echo's delay moving
         moved = watch_add(mic, far)
         moves.extend([echo.delay_watch.lag or 0] if moved else [])
+        if room.player_at is not None and not trusted_when_player_began:
+            trusted_when_player_began.append(echo.settled)
         return moved
 
     echo.delay_watch.add = watch  # type: ignore[method-assign]
@@ -443,9 +446,13 @@ def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
     said = ["".join(c if c.isalnum() else " " for c in h.result.text.lower()).split() for h in heard]
     player_words = ["read", "exhibit", "2"]
     assert [words for words in said if words != player_words] == [], said  # never the Host's own voice
-    if said != [player_words] and moves:
+    trusted = bool(trusted_when_player_began) and trusted_when_player_began[0]
+    if said != [player_words] and (moves or not trusted):
         # Through PulseAudio on a loaded machine the Host's stream underruns and the echo's delay moves
-        # (several times in 30 s here): the canceller is not trusted until it cancels again, and the
+        # (several times in 30 s here), and the canceller takes little out: it is not trusted, and the
         # microphone is shut over the Host meanwhile, as without one (docs/speech.md "Echo cancellation").
-        pytest.xfail(f"the player was not heard: the echo's delay moved {len(moves)} times ({moves}), {said}")
+        pytest.xfail(
+            f"the player was not heard: the canceller {'was' if trusted else 'was not'} trusted when they began "
+            f"(ERLE {echo.erle_db:.0f} dB at the end); the echo's delay moved {len(moves)} times ({moves}); {said}"
+        )
     assert said == [player_words], f"the player was not heard over the Host: {said}"
