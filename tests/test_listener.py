@@ -991,3 +991,17 @@ def test_a_stop_after_a_pause_in_a_longer_utterance_is_scored_on_its_own_stretch
     over_quiet_host(h, far_end, clock, speech(0.5, 20) + silence(3) + speech(0.6, 6) + silence(3))
     assert [t.word for t in taken] == [ShortWord.STOP]
     assert 0.5 not in scored[-1] and 0.6 in scored[-1]
+
+
+def test_the_early_understanding_waits_for_the_short_words_verdict() -> None:
+    # On 2 cores the two would slow each other down: the stop word's verdict comes first.
+    executor = ManualExecutor()
+    h, far_end, clock, taken = short_harness(executor)
+    over_quiet_host(h, far_end, clock, speech(0.5, 6) + silence(5))  # 0.25 s of pause: both are due
+    assert [fn for _, fn, _ in executor.waiting] == [fake_short_words]
+    executor.run_all()  # not a short word
+    over_quiet_host(h, far_end, clock, silence(1))
+    assert [fn for _, fn, _ in executor.waiting] == [h.understand]
+    executor.run_all()
+    over_quiet_host(h, far_end, clock, silence(12))
+    assert taken == [] and len(h.utterances) == 1 and h.utterances[0].early

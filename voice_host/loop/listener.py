@@ -213,6 +213,8 @@ class Listener(Generic[T]):
         # latest pause long enough to be scored ("Wait." after a murmur that Silero joined to it).
         self._stretch_from = 0.0
         self._short_taken: int | None = None  # the pause whose words the short path took
+        self._short_future: Future[ShortWordScores] | None = None  # the current pause's scoring
+        self._early_held: Audio | None = None  # the early understanding, waiting for that scoring
 
     # --- controls (any thread) ---
 
@@ -371,12 +373,19 @@ class Listener(Generic[T]):
             self._emit_unless_speaking(MicLevel(MicStatus.HEARING, level=input_level(block)))
         elif event is SegmentEvent.SILENCE_STARTED and step.audio is not None:
             self._discard_early()
-            self._early = self.executor.submit(self.understand, step.audio)
+            if self._short_future is not None and not self._short_future.done():
+                # The short words' verdict first: on 2 cores the two would slow each other down.
+                self._early_held = step.audio
+            else:
+                self._early = self.executor.submit(self.understand, step.audio)
         elif event is SegmentEvent.SPEECH_RESUMED:
             self._discard_early()
         elif event in (SegmentEvent.SPEECH_ENDED, SegmentEvent.TOO_LONG) and step.audio is not None:
             self._finish(step.audio, cut=event is SegmentEvent.TOO_LONG)
             return
+        if self._early_held is not None and (self._short_future is None or self._short_future.done()):
+            held, self._early_held = self._early_held, None
+            self._early = self.executor.submit(self.understand, held)
         if self._turn_over():
             self._finish(self.collector.finish(), cut=False)
             return
@@ -425,7 +434,8 @@ class Listener(Generic[T]):
             self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
 
         assert score is not None
-        self.short_executor.submit(score, audio).add_done_callback(decide)
+        self._short_future = self.short_executor.submit(score, audio)
+        self._short_future.add_done_callback(decide)
 
     def _next_pause(self) -> None:
         with self._lock:
@@ -456,6 +466,7 @@ class Listener(Generic[T]):
         began_at, self._began_at = self._began_at, None
         host = self._host if self.echo is not None else None
         early, self._early = self._early, None
+        self._early_held = None
         future = early if early is not None and not early.cancelled() else None
         if future is None:
             future = self.executor.submit(self.understand, audio)
@@ -504,6 +515,7 @@ class Listener(Generic[T]):
             return None
 
     def _discard_early(self) -> None:
+        self._early_held = None
         early, self._early = self._early, None
         if early is not None:
             early.cancel()  # a job already running finishes, and its result is ignored
