@@ -186,6 +186,10 @@ KNOWN_MISSES = frozenset(
         "Mr Ormerod, how much does Miss Marsden get?",
         # "seeing to" is his plain "see" of what he heard; a cue that begins with it is a lint warning, so none is added
         "Mr Ormerod, who was seeing to your room?",
+        # probes written to break those cues and rules: a time after the question's own "where did you" ("after the bell")
+        # is no moment asked; a setting clause's cues give way to a plain "see" in the question, as the rulings say
+        "Mr Ormerod, where did you get to after the bell?",
+        "Mrs Ruddock, once the bell went, who did you see?",
     }
 )
 
