@@ -1005,3 +1005,18 @@ def test_the_early_understanding_waits_for_the_short_words_verdict() -> None:
     executor.run_all()
     over_quiet_host(h, far_end, clock, silence(12))
     assert taken == [] and len(h.utterances) == 1 and h.utterances[0].early
+
+
+def test_a_short_word_taken_stops_the_host_before_the_screen_hears_of_it() -> None:
+    from voice_host.screen.voice_io import stop_first
+
+    events: list[str] = []
+
+    class Voice:
+        def stop(self) -> None:
+            events.append("stopped")
+
+    h, far_end, clock, _ = short_harness()
+    h.listener.on_short_word = stop_first(Voice(), lambda heard: events.append(f"told {heard.word.value}"))  # type: ignore[arg-type]
+    over_quiet_host(h, far_end, clock, speech(0.6, 6) + silence(3))
+    assert events == ["stopped", "told stop"]

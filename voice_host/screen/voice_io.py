@@ -208,9 +208,16 @@ def _short_path(
         log.warning("%s; stop words over the Host go through the whole understanding", error)
         return None, None
 
+    return scorer.score, stop_first(voice, on_short_word)
+
+
+def stop_first(voice: HostVoice | None, on_short_word: Callable[[ShortHeard], object]) -> Callable[[ShortHeard], None]:
+    """A short word taken: the Host stops now, on the listener's thread, then the screen is told (it
+    acts on its own thread, a hop later)."""
+
     def took(heard: ShortHeard) -> None:
         if voice is not None:
             voice.stop()
         on_short_word(heard)
 
-    return scorer.score, took
+    return took
