@@ -190,6 +190,13 @@ KNOWN_MISSES = frozenset(
         # is no moment asked; a setting clause's cues give way to a plain "see" in the question, as the rulings say
         "Mr Ormerod, where did you get to after the bell?",
         "Mrs Ruddock, once the bell went, who did you see?",
+        # probes asked at length: a place after "from" is a circumstance of "any sound" (her line of the senses); "dead"
+        # is finding her's cue before the feeling asked; a lead-in's place outranks the person it names when the
+        # question names nothing; "it" stands for the lead-in's second thing
+        "Mrs Ruddock, think hard now, was there any sound at all from the end of the corridor while they sang?",
+        "Joel, are you upset she's dead, or relieved?",
+        "Miss Marsden, you and Joel seemed close at the piano earlier. How close are you, really?",
+        "Reverend, your room's right by the back stair, isn't it? Did you use it tonight?",
     }
 )
 
