@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -299,3 +300,12 @@ def test_opening_lines_are_the_first_lines_of_verbatim_replies() -> None:
     said = speech_lines(Reply((ReplyPart(PartKind.SUSPECT, entry.words, speaker=entry.suspect),)))[0]
     assert said in lines
     assert SpeechLine(HOST, f"{case.suspect(entry.suspect).name}.", 0) in lines  # a round's statements
+
+
+def test_making_lines_ahead_ends_when_told_to_stop() -> None:
+    # The voice side closing sets the event; piper must not be inside a line as the process exits.
+    synthesizer, calls = _recording_synthesizer(default_voice_map(KEYS))
+    stop = threading.Event()
+    stop.set()
+    assert synthesizer.prepare([SpeechLine(HOST, "Exhibit 4. A note", 0)], stop) == 0
+    assert calls == []

@@ -386,11 +386,14 @@ class Synthesizer:
         split = first_clause(line.text)
         return (line.role, split[0] if split is not None else line.text) in self._ahead
 
-    def prepare(self, lines: Iterable[SpeechLine]) -> int:
+    def prepare(self, lines: Iterable[SpeechLine], stop: threading.Event | None = None) -> int:
         """Make ahead the first piece of each line a reply may open with (the suspects' FILE lines, the
-        exhibits): when one does, its first audio needs no synthesis. Returns how many were made."""
+        exhibits): when one does, its first audio needs no synthesis. Returns how many were made.
+        `stop` set ends it before the next line (the voice side is closing)."""
         made = 0
         for line in lines:
+            if stop is not None and stop.is_set():
+                break
             split = first_clause(line.text)
             text = split[0] if split is not None else line.text
             if (line.role, text) not in self._ahead:

@@ -45,6 +45,15 @@ class VoiceIO(Generic[T]):
         self.voice = voice
         self.player = player
         self.problems = problems
+        self._speak_ahead: threading.Thread | None = None
+        self._stop_speaking_ahead = threading.Event()
+
+    def speak_ahead(self, synthesizer: Synthesizer, lines: Sequence[SpeechLine]) -> None:
+        """Make `lines` ahead on a background thread, until made or until close()."""
+        self._speak_ahead = threading.Thread(
+            target=_prepare, args=(synthesizer, lines, self._stop_speaking_ahead), name="speak-ahead", daemon=True
+        )
+        self._speak_ahead.start()
 
     def say(self, reply: Reply) -> None:
         if self.voice is not None:
@@ -61,6 +70,11 @@ class VoiceIO(Generic[T]):
         return self.listener.toggle_mute() if self.listener is not None else True
 
     def close(self) -> None:
+        # The speak-ahead thread is inside piper's native code while it makes a line: a process that
+        # exits then aborts ("terminate called without an active exception"). Let it finish its line.
+        self._stop_speaking_ahead.set()
+        if self._speak_ahead is not None:
+            self._speak_ahead.join()
         if self.voice is not None:
             self.voice.close()
         if self.listener is not None:
@@ -69,10 +83,10 @@ class VoiceIO(Generic[T]):
             self.player.close()
 
 
-def _prepare(synthesizer: Synthesizer, lines: Sequence[SpeechLine]) -> None:
+def _prepare(synthesizer: Synthesizer, lines: Sequence[SpeechLine], stop: threading.Event) -> None:
     started = time.perf_counter()
     try:
-        made = synthesizer.prepare(lines)
+        made = synthesizer.prepare(lines, stop)
     except Exception:  # made ahead or not, every reply is still said
         log.exception("lines could not be made ahead; replies are made as they come")
         return
@@ -184,7 +198,7 @@ def open_voice(
             raise AudioUnavailableError(" ".join(problems)) from None
     io.problems = tuple(problems)
     if synthesizer is not None and speak_ahead:
-        threading.Thread(target=_prepare, args=(synthesizer, speak_ahead), name="speak-ahead", daemon=True).start()
+        io.speak_ahead(synthesizer, speak_ahead)
     log.info(
         "voice side open: speaker %s, microphone %s%s",
         "yes" if player is not None else "no",
