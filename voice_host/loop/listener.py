@@ -415,7 +415,6 @@ class Listener(Generic[T]):
             audio = audio[-round((segmenter.utterance_seconds - self._stretch_from + lead) * self.source.sample_rate) :]
             began_at = now - (segmenter.utterance_seconds - self._stretch_from)
         ended_at, pause = now - segmenter.silence_run, self._pause_id
-        score = self.short_words
 
         def decide(done: Future[ShortWordScores]) -> None:
             try:
@@ -433,8 +432,7 @@ class Listener(Generic[T]):
                 self._short_taken = pause
             self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
 
-        assert score is not None
-        self._short_future = self.short_executor.submit(score, audio)
+        self._short_future = self.short_executor.submit(self.short_words, audio)
         self._short_future.add_done_callback(decide)
 
     def _next_pause(self) -> None:
@@ -442,26 +440,29 @@ class Listener(Generic[T]):
             self._pause_id += 1
             self._short_asked = False
 
-    def _drop_taken(self) -> None:
-        """The short path took the utterance being collected: drop it (what follows is a new one)."""
+    def _taken_by_short_path(self) -> bool:
+        """Whether the short path took the words of the current pause (asked once: it forgets them)."""
         with self._lock:
             taken, self._short_taken = self._short_taken, None
-            if taken is None or taken != self._pause_id:
-                return
-        self.collector.reset()
+            return taken is not None and taken == self._pause_id
+
+    def _forget_taken(self) -> None:
+        """The short path acted on the utterance's words: nothing of it goes to the whole understanding."""
         self._discard_early()
         self._began_at = None
         self._next_pause()
 
+    def _drop_taken(self) -> None:
+        """The short path took the utterance being collected: drop it (what follows is a new one)."""
+        if self._taken_by_short_path():
+            self.collector.reset()
+            self._forget_taken()
+
     def _finish(self, audio: Audio, cut: bool) -> None:
-        with self._lock:
-            taken = self._short_taken is not None and self._short_taken == self._pause_id
-            self._short_taken = None
-        self._next_pause()
-        if taken:  # the short path already acted on these words
-            self._discard_early()
-            self._began_at = None
+        if self._taken_by_short_path():
+            self._forget_taken()
             return
+        self._next_pause()
         ended_at = self.clock()
         began_at, self._began_at = self._began_at, None
         host = self._host if self.echo is not None else None
