@@ -372,10 +372,15 @@ class Synthesizer:
         silence = np.zeros(int((settings.sentence_pause if pause is None else pause) * self.output_rate), np.float32)
         return SpokenSentence(line, np.concatenate([audio, silence]), self.output_rate, piece)
 
-    def _first_piece(self, line: SpeechLine) -> tuple[SpokenSentence, str | None]:
-        """The first line's first piece (its first clause when it is long) and the rest to make after."""
+    @staticmethod
+    def _split_first(line: SpeechLine) -> tuple[str, str | None]:
+        """A reply's first line as its first piece (its first clause when it is long) and the rest."""
         split = first_clause(line.text)
-        text, rest = split if split is not None else (line.text, None)
+        return split if split is not None else (line.text, None)
+
+    def _first_piece(self, line: SpeechLine) -> tuple[SpokenSentence, str | None]:
+        """The first line's first piece (made ahead, or made now) and the rest to make after."""
+        text, rest = self._split_first(line)
         ahead = self._ahead.get((line.role, text))
         if ahead is not None:
             return SpokenSentence(line, ahead.audio, ahead.sample_rate), rest
@@ -383,8 +388,7 @@ class Synthesizer:
 
     def made_ahead(self, line: SpeechLine) -> bool:
         """Whether `line`, opening a reply, is said from a piece made ahead."""
-        split = first_clause(line.text)
-        return (line.role, split[0] if split is not None else line.text) in self._ahead
+        return (line.role, self._split_first(line)[0]) in self._ahead
 
     def prepare(self, lines: Iterable[SpeechLine], stop: threading.Event | None = None) -> int:
         """Make ahead the first piece of each line a reply may open with (the suspects' FILE lines, the
@@ -394,10 +398,8 @@ class Synthesizer:
         for line in lines:
             if stop is not None and stop.is_set():
                 break
-            split = first_clause(line.text)
-            text = split[0] if split is not None else line.text
-            if (line.role, text) not in self._ahead:
-                self._ahead[(line.role, text)] = self._first_piece(line)[0]
+            if not self.made_ahead(line):
+                self._ahead[(line.role, self._split_first(line)[0])] = self._first_piece(line)[0]
                 made += 1
         return made
 
