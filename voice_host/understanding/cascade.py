@@ -443,7 +443,7 @@ class ClosedSetPass:
         if wanted.slot is Slot.CONFRONTATION:
             self._confrontation(hearing, ears, wanted)
             return
-        said = self._best(hearing, ears, wanted)
+        said = closed_best(hearing, ears, wanted, self.name)
         if said is None:
             return
         if wanted.slot is Slot.ADDRESSEE:
@@ -451,25 +451,9 @@ class ClosedSetPass:
             body = strip_openers(hearing.current.text)
             ask = _ASK.match(body)
             assert ask is not None
-            self._fill(hearing, ears, wanted.slot, f"{body[: ask.start(2)]}{said.strip()}{body[ask.end(2) :]}")
+            fill_slot(hearing, ears, wanted.slot, f"{body[: ask.start(2)]}{said.strip()}{body[ask.end(2) :]}")
         else:
-            self._fill(hearing, ears, wanted.slot, _with_argument(wanted, said))
-
-    def _best(self, hearing: Hearing, ears: Ears, wanted: ClosedSlot) -> str | None:
-        """Score the slot's candidates (one batched pass); the best, if it fits and stands out, else None."""
-        scores = ears.recognizer.score_continuations(hearing.audio, wanted.prefix, wanted.candidates)
-        hearing.runs.append(PassRun(self.name, (), (scores,)))
-        best: dict[int | str, float] = {}
-        for value, score in zip(wanted.values, scores.scores, strict=True):
-            best[value] = max(best.get(value, -math.inf), score)
-        ranked = sorted(best.values(), reverse=True)
-        # The closed set always picks something: the best must fit (the floor) and stand out from
-        # the next best (the margin), or the slot stays as heard.
-        settings = ears.settings
-        if ranked[0] < settings.closed_set_floor or ranked[0] - ranked[1] < settings.closed_set_margin:
-            return None
-        # The candidate that scored best, as said ("Francis" or "Keld": the next slot continues from it).
-        return max(zip(scores.scores, wanted.candidates, strict=True))[1]
+            fill_slot(hearing, ears, wanted.slot, _with_argument(wanted, said))
 
     def _confrontation(self, hearing: Hearing, ears: Ears, names: ClosedSlot) -> None:
         """The suspect (unless heard), then the exhibit after "Confront NAME with"; both or nothing."""
@@ -477,7 +461,7 @@ class ClosedSetPass:
         assert message is not None
         suspect = message.suspect
         if suspect is None:
-            said = self._best(hearing, ears, names)
+            said = closed_best(hearing, ears, names, self.name)
             if said is None:
                 return
             name = said.strip()
@@ -486,21 +470,44 @@ class ClosedSetPass:
             name = next((w.strip() for w in heard_names if w.strip().lower() in hearing.current.text.lower()), "")
             name = name or heard_names[0].strip()
         prefix = f"{names.prefix} {name} with"
-        exhibit = self._best(hearing, ears, ClosedSlot(Slot.EXHIBIT, prefix, *_exhibit_candidates()))
+        exhibit = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, prefix, *_exhibit_candidates()), self.name)
         if exhibit is not None:
-            self._fill(hearing, ears, Slot.CONFRONTATION, f"{prefix} E{exhibit.split()[-1].lstrip('E')}.")
+            fill_slot(hearing, ears, Slot.CONFRONTATION, f"{prefix} E{exhibit.split()[-1].lstrip('E')}.")
 
-    def _fill(self, hearing: Hearing, ears: Ears, slot: Slot, text: str) -> None:
-        """Take the filled message as a repair (a costly one is confirmed), if it does fill the slot."""
-        heard = hearing.current
-        weights = ears.settings.repairs
-        kind, weight = (CorrectionKind.EXHIBIT, weights.exhibit) if slot is Slot.EXHIBIT else (CorrectionKind.NAME, weights.slot)
-        repair = Correction(kind, heard.text, text, weight)
-        first = hearing.first_transcript
-        recognition = recognition_confidence(first.avg_logprob, first.no_speech_prob)
-        filled = ears.understander.understand(text, hearing.classifier, recognition, hearing.seats, repairs=(repair,))
-        if fills(filled.message, slot):
-            hearing.heard = replace(filled, transcript=heard.transcript)
+
+def closed_best(hearing: Hearing, ears: Ears, wanted: ClosedSlot, by: PassName) -> str | None:
+    """Score the slot's candidates (one batched pass, recorded as `by`'s run); the best, if it fits and
+    stands out, else None."""
+    scores = ears.recognizer.score_continuations(hearing.audio, wanted.prefix, wanted.candidates)
+    hearing.runs.append(PassRun(by, (), (scores,)))
+    best: dict[int | str, float] = {}
+    for value, score in zip(wanted.values, scores.scores, strict=True):
+        best[value] = max(best.get(value, -math.inf), score)
+    ranked = sorted(best.values(), reverse=True)
+    # The closed set always picks something: the best must fit (the floor) and stand out from
+    # the next best (the margin), or the slot stays as heard.
+    settings = ears.settings
+    if ranked[0] < settings.closed_set_floor or ranked[0] - ranked[1] < settings.closed_set_margin:
+        return None
+    # The candidate that scored best, as said ("Francis" or "Keld": the next slot continues from it).
+    return max(zip(scores.scores, wanted.candidates, strict=True))[1]
+
+
+def understand_repaired(hearing: Hearing, ears: Ears, kind: CorrectionKind, weight: float, text: str) -> Heard:
+    """`text`, which a pass put in place of what was heard, understood as a repair of it."""
+    repair = Correction(kind, hearing.current.text, text, weight)
+    first = hearing.first_transcript
+    recognition = recognition_confidence(first.avg_logprob, first.no_speech_prob)
+    return ears.understander.understand(text, hearing.classifier, recognition, hearing.seats, repairs=(repair,))
+
+
+def fill_slot(hearing: Hearing, ears: Ears, slot: Slot, text: str) -> None:
+    """Take the filled message as a repair (a costly one is confirmed), if it does fill the slot."""
+    weights = ears.settings.repairs
+    kind, weight = (CorrectionKind.EXHIBIT, weights.exhibit) if slot is Slot.EXHIBIT else (CorrectionKind.NAME, weights.slot)
+    filled = understand_repaired(hearing, ears, kind, weight, text)
+    if fills(filled.message, slot):
+        hearing.heard = replace(filled, transcript=hearing.current.transcript)
 
 
 def _with_argument(wanted: ClosedSlot, candidate: str) -> str:
@@ -581,11 +588,11 @@ class LostCitationPass:
         heard = hearing.current
         lost = lost_citation_for(heard)
         assert lost is not None
-        said = ClosedSetPass()._best(hearing, ears, ClosedSlot(Slot.EXHIBIT, lost.prefix, lost.candidates, lost.values))
+        said = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, lost.prefix, lost.candidates, lost.values), self.name)
         if said is not None:
             number = said.split()[-1].lstrip("E")
             citation = f" {number}" if lost.prefix.lower().endswith(("exhibit", "exhibits")) else f" E{number}"
-            ClosedSetPass()._fill(hearing, ears, Slot.EXHIBIT, f"{lost.prefix}{citation}{lost.rest}")
+            fill_slot(hearing, ears, Slot.EXHIBIT, f"{lost.prefix}{citation}{lost.rest}")
         if hearing.current.message is heard.message:
             hearing.heard = replace(heard, needs_confirmation=bool(heard.message and heard.message.costly))
 
@@ -679,15 +686,11 @@ class AddresseePass:
         assert lost is not None
         titled = bool(re.search(r"(?:mr|mrs|miss|ms|reverend|rev)\.?$", lost.prefix, re.IGNORECASE))
         candidates, values = _address_candidates(hearing.matcher, titled)
-        said = ClosedSetPass()._best(hearing, ears, ClosedSlot(Slot.ADDRESSEE, lost.prefix, candidates, values))
+        said = closed_best(hearing, ears, ClosedSlot(Slot.ADDRESSEE, lost.prefix, candidates, values), self.name)
         if said is None:
             return
         text = f"{lost.prefix} {said.strip()}, {lost.question}".strip()
-        weights = ears.settings.repairs
-        repair = Correction(CorrectionKind.NAME, heard.text, text, weights.slot)
-        first = hearing.first_transcript
-        recognition = recognition_confidence(first.avg_logprob, first.no_speech_prob)
-        found = ears.understander.understand(text, hearing.classifier, recognition, hearing.seats, repairs=(repair,))
+        found = understand_repaired(hearing, ears, CorrectionKind.NAME, ears.settings.repairs.slot, text)
         if found.message is not None and found.message.kind is MessageKind.QUESTION and found.message.suspect is not None:
             hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=True)
 
@@ -776,7 +779,7 @@ class WholeCommandPass:
         text = next(c.said for c in candidates if c.card == card).strip()
         if card == Command.ANSWERS.value:
             # Whose answers: the six's names after "Answers", the closed set's own small pass.
-            name = ClosedSetPass()._best(hearing, ears, ClosedSlot(Slot.SUSPECT, "Answers", *_name_candidates(hearing.matcher)))
+            name = closed_best(hearing, ears, ClosedSlot(Slot.SUSPECT, "Answers", *_name_candidates(hearing.matcher)), self.name)
             if name is None:
                 return
             text += name
