@@ -106,7 +106,7 @@ class Ears:
     ) -> None:
         from voice_host.ears.echo import EchoCanceller, FarEnd, SpeexFrames, WebRtcFrames
         from voice_host.ears.vad import SileroVad
-        from voice_host.understanding.complete import heard_turn
+        from voice_host.loop.barge_in import barge_turn
 
         self.pipeline = pipeline
         self.case = case
@@ -117,7 +117,7 @@ class Ears:
         else:  # as the app's EchoCanceller: one speex filter gives both signals
             speex = SpeexFrames(tail_seconds, suppress=True)
             self.echo = EchoCanceller(speex, speex.linear_output(), gate_db=gate_db)
-        self.complete = heard_turn  # the app's text signal (voice_host/screen/voice.py)
+        self.complete = barge_turn  # the app's text signal (voice_host/screen/voice.py)
         self.scorer = scorer
         self.full = full  # the whole understanding too (off: only the short path is measured)
 

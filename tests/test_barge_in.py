@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from engine.messages import Command, Message, MessageKind
 from voice_host.ears.short_words import ShortWord, ShortWordScores
-from voice_host.loop.barge_in import BargeAction, BargeIn, BargeWords, HostTalk, ShortPath, barge_words, silence_words
+from voice_host.ears.turn import TurnText
+from voice_host.loop.barge_in import (
+    BargeAction,
+    BargeIn,
+    BargeWords,
+    HostTalk,
+    ShortPath,
+    barge_turn,
+    barge_words,
+    silence_words,
+)  # fmt: skip
+from voice_host.understanding.understand import Heard
 
 RULE = BargeIn(tail_seconds=0.3)
 
@@ -130,3 +143,28 @@ def test_a_command_must_fit_better_than_a_stop() -> None:
     # A stop only silences the Host; next and skip move the game on.
     assert SHORT.verdict(scores(stop=-1.5, repeat=-5.0, next=-5.0, skip=-6.0)) is ShortWord.STOP
     assert SHORT.verdict(scores(stop=-5.0, repeat=-5.0, next=-1.5, skip=-6.0)) is None
+
+
+@pytest.fixture(scope="module")
+def heard() -> Callable[[str], Heard]:
+    """What the whole understanding makes of words in round 1 (the engine's classifier, no audio)."""
+    from engine.game import Game
+    from voice_host.loop.casefiles import load_bundled_case
+    from voice_host.understanding.understand import Understander
+
+    case = load_bundled_case()
+    game, understander = Game(case), Understander(case.suspects)
+    game.start()
+    game.handle("Ann, Ben")
+    return lambda said: understander.understand(said, game)
+
+
+@pytest.mark.parametrize("said", ["Stop.", "Stop, please.", "Wait.", "Wait, wait.", "Hold on.", "Hang on."])
+def test_a_lone_stop_word_is_told_apart_for_the_end_of_turn(heard: Callable[[str], Heard], said: str) -> None:
+    assert barge_turn(heard(said)) is TurnText.STOP_WORDS
+
+
+def test_other_words_keep_their_grade_for_the_end_of_turn(heard: Callable[[str], Heard]) -> None:
+    assert barge_turn(heard("Wait,")) is TurnText.UNFINISHED  # "Thwaite, where were you?"
+    assert barge_turn(heard("Wait for the statements.")) is TurnText.MAY_GO_ON
+    assert barge_turn(heard("Read E4.")) is TurnText.WHOLE

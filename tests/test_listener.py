@@ -885,6 +885,34 @@ def test_until_the_canceller_has_heard_enough_of_the_host_the_microphone_is_shut
     assert len(h.utterances) == 1  # said once it had settled: heard
 
 
+def stop_word_harness() -> tuple[Harness, FarEnd, Clock]:
+    """Everything is heard as "Stop." (a lone stop word); understanding starts after 0.2 s of pause, a word
+    that may go on is held 0.45 s, the ceiling is 0.5 s."""
+    h, far_end, clock = echo_harness()
+    settings = replace(SETTINGS, end_of_turn=EndOfTurn(complete_seconds=0.2, hold_seconds=0.45))
+    h.listener = Listener(
+        h.source, h.detector, lambda audio: "Stop.", h.deliver, h.statuses.append, settings, executor=InlineExecutor(),
+        clock=clock, echo=EchoCanceller(Subtract(), Subtract(), passthrough_after_seconds=1.0, settle_seconds=0.0),
+        far_end=far_end, turn_complete=lambda text: TurnText.STOP_WORDS,
+    )  # fmt: skip
+    return h, far_end, clock
+
+
+def test_a_lone_stop_word_over_the_host_ends_the_turn_as_soon_as_it_is_understood() -> None:
+    h, far_end, clock = stop_word_harness()
+    h.listener.begin_speaking()
+    feed_with_far_end(h, far_end, clock, speech(0.5, 6) + silence(5), silence(11))  # 0.2 s of pause after the word
+    assert [u.result for u in h.utterances] == ["Stop."]
+
+
+def test_a_lone_stop_word_to_a_silent_host_is_held() -> None:
+    h, far_end, clock = stop_word_harness()
+    feed_with_far_end(h, far_end, clock, speech(0.5, 6) + silence(5), silence(11))
+    assert h.utterances == []  # may be "Thwaite," before its question
+    feed_with_far_end(h, far_end, clock, silence(6), silence(6))
+    assert [u.result for u in h.utterances] == ["Stop."]
+
+
 # --- the short path over the Host -------------------------------------------------------------------------
 
 

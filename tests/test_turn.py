@@ -38,6 +38,18 @@ def test_a_whole_text_that_may_go_on_waits_the_hold() -> None:
     assert not TURN.ended(0.35, text=TurnText.QUESTION) and TURN.ended(0.4, text=TurnText.QUESTION)
     assert not TURN.ended(0.3, text=TurnText.MAY_GO_ON)
     assert TURN.ended(0.5, text=TurnText.MAY_GO_ON)
+
+
+def test_a_lone_stop_word_over_the_host_ends_the_turn_at_once_and_is_held_otherwise() -> None:
+    assert TURN.wait_seconds(TurnText.STOP_WORDS, over_host=True) == 0.0
+    assert TURN.ended(0.1, text=TurnText.STOP_WORDS, over_host=True)
+    assert TURN.ended(0.1, text=TurnText.STOP_WORDS, audio_complete=False, over_host=True)  # no doubt over the Host
+    # To a silent Host "Wait." may be "Thwaite," before its question: held like any word that may go on.
+    assert TURN.wait_seconds(TurnText.STOP_WORDS) == TURN.wait_seconds(TurnText.MAY_GO_ON) == 0.5
+    assert not TURN.ended(0.3, text=TurnText.STOP_WORDS)
+    # Over the Host the other grades wait as always.
+    assert TURN.wait_seconds(TurnText.MAY_GO_ON, over_host=True) == 0.5
+    assert TURN.wait_seconds(TurnText.UNFINISHED, over_host=True) is None
     assert TURN.ended(0.2, text=TurnText.WHOLE)
     # the longer of the two waits when the voice too sounds unfinished
     assert TURN.wait_seconds(TurnText.MAY_GO_ON, audio_complete=False) == 0.6

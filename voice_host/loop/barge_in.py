@@ -23,6 +23,9 @@ from enum import Enum
 
 from engine.messages import Command, Message
 from voice_host.ears.short_words import ShortWord, ShortWordScores
+from voice_host.ears.turn import TurnText
+from voice_host.understanding.complete import heard_turn
+from voice_host.understanding.understand import Heard
 
 ONE_AT_A_TIME = "One at a time, please: ask me again when I have finished."
 
@@ -83,6 +86,16 @@ def barge_words(heard_as: Iterable[str], message: Message | None, repeat_request
     if message is not None and message.command in AT_ONCE_COMMANDS:
         return BargeWords.COMMAND
     return BargeWords.OTHER
+
+
+def barge_turn(heard: Heard) -> TurnText:
+    """The app's text signal for the end of turn (`heard_turn`), with a lone stop word told apart: said
+    over the Host it ends the turn at once (`EndOfTurn.stop_seconds`), since nothing of it goes to the game.
+    "Wait," is still unfinished (a name heard wrong before its question: "Thwaite, where were you?")."""
+    grade = heard_turn(heard)
+    if grade is not TurnText.UNFINISHED and any(silence_words(text) for text in (heard.transcript, heard.text)):
+        return TurnText.STOP_WORDS
+    return grade
 
 
 @dataclass(frozen=True)

@@ -40,7 +40,7 @@ from voice_host.ears.short_words import ShortWord, ShortWordScores
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.ears.turn import EndOfTurn, TurnText
 from voice_host.ears.vad import SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
-from voice_host.loop.barge_in import HostTalk, ShortPath
+from voice_host.loop.barge_in import BargeIn, HostTalk, ShortPath
 from voice_host.loop.events import MicLevel, MicStatus
 
 T = TypeVar("T")
@@ -105,6 +105,7 @@ class ListenerSettings:
     read_timeout: float = 0.2
     level_every_seconds: float = 0.1  # HEARING level updates at most this often
     short_path: ShortPath = field(default_factory=ShortPath)  # stop words over the Host
+    barge_in: BargeIn = field(default_factory=BargeIn)  # whether an utterance was said over the Host
 
 
 @dataclass(frozen=True)
@@ -504,7 +505,12 @@ class Listener(Generic[T]):
             return False
         if self._judged is None or self._judged[0] is not early:
             self._judged = (early, self._judge(early))
-        return self.settings.end_of_turn.ended(segmenter.silence_run, self._judged[1])
+        over_host = False
+        if self.echo is not None and self._judged[1] is TurnText.STOP_WORDS:
+            now = self.clock()
+            began_at = self._began_at if self._began_at is not None else now - segmenter.utterance_seconds
+            over_host = self.settings.barge_in.over_host(began_at, now, self._host)
+        return self.settings.end_of_turn.ended(segmenter.silence_run, self._judged[1], over_host=over_host)
 
     def _judge(self, early: Future[T]) -> TurnText | bool | None:
         """The text signal for a finished early result; None when there is nothing to judge."""

@@ -130,10 +130,10 @@ def open_table_voice(
     """
     try:
         from voice_host.ears.asr import RecognitionOptions, Recognizer
+        from voice_host.loop.barge_in import barge_turn
         from voice_host.mouth.tts import opening_lines
         from voice_host.screen.voice_io import open_voice
         from voice_host.understanding.cascade import RecognitionPasses, Vocabulary
-        from voice_host.understanding.complete import heard_turn
         from voice_host.understanding.understand import Understander
 
         understander = Understander(case.suspects)
@@ -178,7 +178,7 @@ def open_table_voice(
             on_speaker_lost=on_speaker_lost,
             input_device=input_device,
             output_device=output_device,
-            turn_complete=heard_turn,
+            turn_complete=barge_turn,
             speak_ahead=opening_lines(case),
             on_short_word=lambda heard: post(ShortWordHeard(heard)),
             hear_over_host=hear_over_host,
