@@ -31,10 +31,12 @@ from voice_host.understanding.cascade import (
     Vocabulary,
     cascade_for,
     command_prompt,
+    lost_addressee_for,
     loudest_speaker_text,
     slot_prefixes_for,
     whole_command_candidates,
 )
+from voice_host.understanding.names import SPOKEN_TITLES
 from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.settings import RepairWeights, UnderstandingSettings
 from voice_host.understanding.understand import Heard, Understander, recognition_confidence
@@ -654,6 +656,16 @@ def test_the_addressee_keeps_the_card_s_opening_and_a_title_heard_before_it(case
     assert "closed set: To Mr" in recognizer.calls
     assert " the butler" not in result.scores[-1].continuations  # after a title only a surname fits
     assert result.heard.message is not None and result.heard.message.suspect == "thwaite"
+
+
+@pytest.mark.parametrize("title", [title.capitalize() for title in SPOKEN_TITLES])
+def test_every_title_the_names_matcher_knows_is_kept_before_a_lost_addressee(case: Case, game: Game, title: str) -> None:
+    heard = Understander(case.suspects).understand(
+        f"{title} Logick, how did you get mud on your shoes?", game, recognition=0.95, seats=SEATS
+    )
+    lost = lost_addressee_for(heard)
+    assert lost is not None and lost.prefix.lower() in SPOKEN_TITLES  # "Ms" is heard as "Miss"
+    assert lost.question == "how did you get mud on your shoes?"
 
 
 @pytest.mark.parametrize(

@@ -53,7 +53,7 @@ from engine.grammar import phrases
 from engine.messages import FORM_WORDS, Command, Message, MessageKind
 from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.ears.sound import SAMPLE_RATE
-from voice_host.understanding.names import NamesMatcher, SuspectNames
+from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher, SuspectNames
 from voice_host.understanding.normalise import Correction, CorrectionKind, strip_openers
 from voice_host.understanding.settings import DEFAULT_SETTINGS, UnderstandingSettings
 from voice_host.understanding.understand import (
@@ -600,10 +600,12 @@ class LostCitationPass:
 # --- The addressee pass -----------------------------------------------------------------------------
 
 # The card's ways to put a question (MESSAGES rule 4) that come before the name, and the titles said
-# with a surname: kept as heard, the name after them is the slot.
+# with a surname (the names matcher's): kept as heard, the name after them is the slot.
+_TITLE = "(?:" + "|".join(SPOKEN_TITLES) + ")"
 _ADDRESS_OPENING = re.compile(
-    r"^\W*(?:(?:ask|question\s+for|questions\s+for|to)\b[\s,.:]*)?(?:(?:mr|mrs|miss|ms|reverend|rev)\b\.?\s*)?", re.IGNORECASE
+    rf"^\W*(?:(?:ask|question\s+for|questions\s+for|to)\b[\s,.:]*)?(?:{_TITLE}\b\.?\s*)?", re.IGNORECASE
 )
+_TITLED = re.compile(rf"{_TITLE}\.?$", re.IGNORECASE)
 # The head of a message put to someone: up to four words before its first comma, colon or stop.
 _HEAD = re.compile(r"^\W*((?:[\w'.-]+\s+){0,3}?[\w'.-]+)\s*[,:;.!?]\s*(.*)$", re.DOTALL)
 _TITLE_STOP = re.compile(r"\b(Mr|Mrs|Ms|Rev|Dr)\.", re.IGNORECASE)
@@ -684,7 +686,7 @@ class AddresseePass:
         heard = hearing.current
         lost = lost_addressee_for(heard)
         assert lost is not None
-        titled = bool(re.search(r"(?:mr|mrs|miss|ms|reverend|rev)\.?$", lost.prefix, re.IGNORECASE))
+        titled = bool(_TITLED.search(lost.prefix))
         candidates, values = _address_candidates(hearing.matcher, titled)
         said = closed_best(hearing, ears, ClosedSlot(Slot.ADDRESSEE, lost.prefix, candidates, values), self.name)
         if said is None:

@@ -56,8 +56,11 @@ class _Token:
     end: int
 
 
+# The titles a player says before a surname ("Mrs Ruddock", "Reverend Keld"): the word after one is a
+# name slot. The cascade's addressee pass reads its titles from here too.
+SPOKEN_TITLES = ("mr", "mrs", "miss", "ms", "reverend", "rev")
 # Titles are part of how a name is said, never a name to correct towards.
-_TITLES = frozenset({"mr", "mrs", "miss", "ms", "reverend", "rev", "the", "dr", "doctor"})
+_TITLES = frozenset({*SPOKEN_TITLES, "the", "dr", "doctor"})
 # The card's openers; dropped before classifying, never corrected (Ormerod -> "right" is common).
 _OPENERS = frozenset(phrases("opener"))
 # Words that can fill a name slot without being a name: "Ask him", "Confront the butler", "to all".
@@ -72,7 +75,7 @@ _STOP_WORDS = frozenset(
 )
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 # Words after which the next word is where the card expects a name.
-_TRIGGERS_ANYWHERE = frozenset({"ask", "confront", "accuse", "answers", "mr", "mrs", "miss", "ms", "reverend", "rev"})
+_TRIGGERS_ANYWHERE = frozenset({"ask", "confront", "accuse", "answers", *SPOKEN_TITLES})
 _TRIGGER_PHRASES_AT_START = (("to",), ("question", "for"), ("it", "was"), ("the", "killer", "is"))
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*|@")
 
