@@ -1,11 +1,14 @@
 """Topic choice on Hollin Fold: how often a table's question reaches a FILE line, and the one a fair referee picks.
 
-    .venv/bin/python bench/questions.py [--misses tune|test|all] [--questions FILE]
+    .venv/bin/python bench/questions.py [--by-set] [--misses tune|test|all] [--questions FILE]
 
 Each question of spoilers/hollin-fold/questions.tsv is put to a fresh game seated with one player; where
 the fair referee's line is a HELD line, one of that suspect's lies is broken first (so the line is in the
 FILE). "reaches a line": the suspect answers with a FILE line, not DEFLECT (over questions labelled with a
-line). "on subject": the answer is the labelled line (over every question, DEFLECT labels included).
+line). "on subject": the answer is the labelled line (over every question, DEFLECT labels included). A
+question that cites an exhibit by number is a confrontation (card rule 5), put once that exhibit is read: it
+is on subject when what the suspect says is the labelled topic's line, the ADMIT of a lie it breaks included
+(card: "stands by what was said" and "answer the rest as a question").
 Targets (issue 12), on the test split: on subject >= 92%, reaches a line >= 95%.
 """
 
@@ -13,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -38,6 +42,7 @@ class Question:
     suspect: str
     topic: str  # the fair referee's topic, or DEFLECT
     text: str
+    blind_set: str = ""  # the held-out set it was written in ("first" ... "fifth"), "" for questions written as tune
 
     def __str__(self) -> str:
         return f"{self.suspect}/{self.topic}: {self.text}"
@@ -58,11 +63,29 @@ class Outcome:
         return self.answered == self.question.topic
 
 
+# "# The second test set (201 questions, below) ..." starts a blind set; "# Tune ..." or "# Moved ..." ends it
+_SET_HEADING = re.compile(r"^# The (\w+) test set\b.*?\(\d+ questions, below")
+_SET_END = re.compile(r"^# (Tune|Moved)\b")
+
+
 def read_questions(path: Path = QUESTIONS) -> list[Question]:
+    rows: list[str] = []
+    sets: list[str] = []  # the blind set each row was written in, by the headings above it
+    current = ""
     with path.open(encoding="utf-8", newline="") as handle:
-        lines = [line for line in handle if not line.startswith("#")]
-    rows = csv.DictReader(lines, delimiter="\t")
-    return [Question(r["split"], r["suspect_key"], r["topic"], r["question"]) for r in rows]
+        for line in handle:
+            if heading := _SET_HEADING.match(line):
+                current = heading.group(1)
+            elif _SET_END.match(line):
+                current = ""
+            elif not line.startswith("#"):
+                rows.append(line)
+                sets.append(current)
+    reader = csv.DictReader(rows, delimiter="\t")
+    return [
+        Question(r["split"], r["suspect_key"], r["topic"], r["question"], blind_set)
+        for r, blind_set in zip(reader, sets[1:], strict=True)
+    ]
 
 
 @cache
@@ -92,9 +115,7 @@ def break_first_lie(case: Case, game: Game, suspect: str) -> None:
     told = [entry for entry in case.entries_for(suspect) if entry.kind is EntryKind.LIE and entry.after is None]
     lie = min(told, key=lambda entry: min(entry.catch))
     exhibit = min(lie.catch)
-    while game.state.round < (exhibit - 1) // 4 + 1:
-        game.handle("next")
-        game.handle("yes")
+    to_round(game, (exhibit - 1) // 4 + 1)
     game.handle(f"Confront {case.suspect(suspect).aliases[0]} with E{exhibit}")
 
 
@@ -105,12 +126,24 @@ def topic_of(case: Case, suspect: str, words: str) -> str:
     return "?"
 
 
+def to_round(game: Game, number: int) -> None:
+    while game.state.round < number:
+        game.handle("next")
+        game.handle("yes")
+
+
 def ask(case: Case, question: Question) -> Outcome:
     game = seated(case)
     if expected_entry(case, question).kind is EntryKind.HELD:
         break_first_lie(case, game, question.suspect)
     message = game.preview(question.text)
-    put = message.kind is MessageKind.QUESTION and message.suspect == question.suspect
+    if message.kind is MessageKind.CONFRONTATION and len(message.exhibits) == 1:
+        # a question that cites an exhibit by number is a confrontation (rule 5), asked once that exhibit is read:
+        # the suspect breaks and speaks the ADMIT, or stands by what was said and answers the rest as a question
+        to_round(game, (message.exhibits[0] - 1) // 4 + 1)
+        message = game.preview(question.text)
+    asked = (MessageKind.QUESTION, MessageKind.CONFRONTATION)
+    put = message.kind in asked and message.suspect == question.suspect
     said = [part.text for part in game.handle(question.text).parts if part.kind is PartKind.SUSPECT]
     answered = topic_of(case, question.suspect, said[0]) if put and said else None
     return Outcome(question, put, answered)
@@ -125,6 +158,7 @@ def run(questions: list[Question], case: Case | None = None) -> Iterator[Outcome
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument("--by-set", action="store_true", help="on subject for each blind set written held out")
     parser.add_argument("--misses", choices=("tune", "test", "all"), help="list the questions not on subject")
     args = parser.parse_args()
     outcomes = list(run(read_questions(args.questions)))
@@ -137,6 +171,17 @@ def main() -> int:
         subject = sum(o.on_subject for o in mine) / max(len(mine), 1)
         print(f"| {split} | {len(mine)} | {reach:.1%} ({sum(o.reaches_line for o in lined)}/{len(lined)}) "
               f"| {subject:.1%} ({sum(o.on_subject for o in mine)}/{len(mine)}) |")
+    if args.by_set:
+        # each blind set once held out: its figure shows how rules shaped on the rest carry over to strangers' wording
+        print()
+        print("| blind set | questions | reaches a line | on subject |")
+        print("|---|---|---|---|")
+        for blind_set in dict.fromkeys(o.question.blind_set for o in outcomes if o.question.blind_set):
+            mine = [o for o in outcomes if o.question.blind_set == blind_set]
+            lined = [o for o in mine if o.question.topic != DEFLECT]
+            reached, on = sum(o.reaches_line for o in lined), sum(o.on_subject for o in mine)
+            print(f"| {blind_set} | {len(mine)} | {reached / max(len(lined), 1):.1%} ({reached}/{len(lined)}) "
+                  f"| {on / max(len(mine), 1):.1%} ({on}/{len(mine)}) |")
     if args.misses:
         print()
         for outcome in outcomes:
