@@ -543,13 +543,22 @@ def _fillings(template: Template) -> int:
 # Test phrasings that taught something (a rule of understanding was found wrong on them) move to tune,
 # with the words of their lines unchanged; new test phrasings replace them (LATER_TEST). Issue 13:
 # "Verdict: NAME" was read as "Ruddock: NAME" by the NAMES matcher.
-MOVED_TO_TUNE = frozenset({"Verdict: {who}, exhibits {nlist}."})
+MOVED_TO_TUNE = frozenset(
+    {
+        "Verdict: {who}, exhibits {nlist}.",
+        # 2026-12-01: a unit test over every card-form line showed the request reading (engine/phrases.toml
+        # [requests]) taking it as "answers NAME"; moved so that what it taught is shaped on tune.
+        "Let's write down what {who} told us.",
+    }
+)
 MOVED = "moved_to_tune"  # the tag of a moved phrasing's lines
 
 # The test phrasings made for those moved to tune: other wordings of the same kind of message.
 LATER_TEST: list[Template] = [
     Template("a-final", "Final answer: {who}, exhibits {nlist}.", "accusation", card_form=True, split=Split.TEST),
     Template("a-accusing", "We're accusing {who}: {elist}.", "accusation", split=Split.TEST),
+    Template("t-name", "Hang on, I'm noting down everything {who} said.", "table_talk", split=Split.TEST),
+    Template("t-name", "Did {who} sound nervous to anyone else?", "table_talk", split=Split.TEST),
 ]
 
 ALL_TEMPLATES: list[Template] = [*COMMANDS, *QUESTIONS, *CONFRONTATIONS, *ACCUSATIONS, *TABLE_TALK, *LATER_TEST]

@@ -12,7 +12,7 @@ from enum import Enum, auto
 
 from engine.case import Case, RulePassage
 from engine.exhibits import cited_exhibits, distinct
-from engine.grammar import IntentKind, IntentMatch, StateQuestion, grammar, phrases
+from engine.grammar import IntentKind, IntentMatch, RequestMatch, StateQuestion, grammar, phrases
 from engine.messages import COMMAND_WORDS, Command, Message, MessageKind
 from engine.names import NameIndex
 from engine.rules import EXHIBITS, MAX_COUNTED_EXHIBITS, QUESTIONS_PER_ROUND
@@ -172,9 +172,7 @@ _GROUP_JOIN = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*", re.IGNORECASE)
 _ADDRESS_OPEN = re.compile(r"^(?:(?:ask|question for|questions for|to|confront)(?=\W|$)|@)\s*", re.IGNORECASE)
 # A name at the start followed straight by a question word is spoken to, as with a comma: a name there
 # cannot be the sentence's subject ("Thwaite where were you"; "Thwaite was at the punch" stays talk).
-_UNMARKED_VOCATIVE = re.compile(
-    r"\s+(?=(?:who|what|where|when|why|how|which|whose)\b)(?!what\s+an?\b)", re.IGNORECASE
-)
+_UNMARKED_VOCATIVE = re.compile(r"\s+(?=(?:who|what|where|when|why|how|which|whose)\b)(?!what\s+an?\b)", re.IGNORECASE)
 _SOLO = re.compile(r"^(?:just|only)?\s*(?:me|myself|one|1|solo)(?: alone| here| playing)?$", re.IGNORECASE)
 _LATE = re.compile(
     r"^(?:add|seat)\s+(?P<a>[^\W\d_][\w'’.-]*(?: [^\W\d_][\w'’.-]*)?)$|"
@@ -346,7 +344,25 @@ class Classifier:
                     exhibits=tuple(distinct(cited_exhibits(text))),
                 ),
             )
+        requested = self.requested(text)  # a free command asked for in words no template lists
+        if requested is not None:
+            return self._rules(requested, s)
         return Decision(Action.TABLE_TALK, self._msg(MessageKind.TABLE_TALK, text))  # rule 8
+
+    def requested(self, text: str) -> str | None:
+        """The card's message for a request the grammar's [requests] recognise ("Can you read out exhibit 7
+        for us?" is "read E7"), or None. One of the six named outside the request's own object means the
+        table is talking about them, not asking the Host."""
+        named = set(self.names.suspects_named(text))
+
+        def accept(match: RequestMatch) -> bool:
+            name = match.said.slots.get("name")
+            if name is not None and not (self.names.mentions(name) or self.names.redirects(name)):
+                return False  # "what did the waits say" asks for no one's answers
+            return not named - set(self.names.suspects_named(match.object_words))
+
+        said = grammar().requested(text, accept)
+        return said.card_message if said is not None else None
 
     def _command(self, bare: str, s: Situation) -> Decision | None:
         """Rule 1 on the card's own forms (the grammar has already turned other words into them)."""

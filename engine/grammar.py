@@ -17,7 +17,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cache
@@ -27,6 +27,8 @@ from typing import Any
 from engine.text import words
 
 PHRASES_FILE = Path(__file__).with_name("phrases.toml")
+# An exhibit cited in a request's object: "exhibit 7", "number 7", "e7" (a bare number never cites one).
+_CITED = re.compile(r"\b(?:exhibit|number|e) ?\d")
 # Nobody says a command or asks the Host about the game in more words than this; longer messages
 # are never matched (and a long message is not scanned by every template).
 MAX_PHRASE_WORDS = 24
@@ -196,6 +198,8 @@ class Intent:
     templates: tuple[str, ...]
     tests: tuple[str, ...]
     card: str = ""  # COMMAND: the card's message, with {slot}s ("read E{exhibit}")
+    # COMMAND: what the command is for ("statements", "{exhibit}"), found anywhere in a request (`Requests`)
+    objects: tuple[str, ...] = ()
     state: StateQuestion | None = None  # STATE
     passage: str = ""  # RULES: the case's HOW TO PLAY passage ("help", "asking"...)
 
@@ -212,6 +216,30 @@ class IntentMatch:
 
 
 @dataclass(frozen=True)
+class Requests:
+    """How a request for a command in words no template lists is told from table talk (phrases.toml's
+    [requests]): it asks (a cue opens it or is anywhere in it), names the object of one command, says no
+    negation, and is short. Tests are (sentence, card message) pairs; not_tests stay table talk."""
+
+    openings: tuple[str, ...] = ()  # cues that open the message ("read", "remind us")
+    anywhere: tuple[str, ...] = ()  # cues found anywhere ("can you", "again")
+    negations: frozenset[str] = frozenset()
+    max_words: int = 0
+    tests: tuple[tuple[str, str], ...] = ()
+    not_tests: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class RequestMatch:
+    """A request naming one command's object: the command and the words of the object found."""
+
+    said: IntentMatch
+    object_words: str
+    start: int = 0  # where the object is in the message's words, as characters
+    end: int = 0
+
+
+@dataclass(frozen=True)
 class _Compiled:
     intent: Intent
     pattern: re.Pattern[str]
@@ -221,8 +249,15 @@ class _Compiled:
 class Grammar:
     """The phrase grammar: intents in order, each template compiled to one anchored pattern."""
 
-    def __init__(self, intents: tuple[Intent, ...], lists: Mapping[str, SlotList], parts: Mapping[str, str]) -> None:
+    def __init__(
+        self,
+        intents: tuple[Intent, ...],
+        lists: Mapping[str, SlotList],
+        parts: Mapping[str, str],
+        requests: Requests | None = None,
+    ) -> None:
         self.intents = intents
+        self.requests = requests or Requests()
         self.lists = dict(lists)
         self._parts = {name: parse_template(text) for name, text in parts.items()}
         self._by_name = {intent.name: intent for intent in intents}
@@ -244,6 +279,15 @@ class Grammar:
                     self._any_first.append(index)
                 for word in first:
                     self._by_first.setdefault(word, []).append(index)
+        # Requests: cues and objects are searched for as whole words anywhere in a message.
+        self._openings = [re.compile(self._regex(parse_template(t), {}, ())) for t in self.requests.openings]
+        self._anywhere = [re.compile("(?<![^ ])" + self._regex(parse_template(t), {}, ())) for t in self.requests.anywhere]
+        self._objects: list[_Compiled] = []
+        for intent in intents:
+            for template in intent.objects:
+                groups = {}
+                pattern = re.compile(self._regex(parse_template(template), groups, ()))
+                self._objects.append(_Compiled(intent, pattern, groups))
 
     # -- matching --------------------------------------------------------------------------------
 
@@ -272,6 +316,46 @@ class Grammar:
 
     def intent(self, name: str) -> Intent:
         return self._by_name[name]
+
+    def requested(self, text: str, accept: Callable[[RequestMatch], bool] = lambda _: True) -> IntentMatch | None:
+        """The command a short request asks for in words no template lists ("Can you read out exhibit 7
+        for us?" is read E7), or None: when `text` does not ask (no cue), says a negation, is long, or
+        names the objects of two commands (two requests in one is no request); an object inside a longer
+        one it overlaps is part of it ("statements from round 2" is not also "statements"). `accept` drops what the
+        grammar cannot judge (a {name} that names no one)."""
+        tokens = words(text)
+        rules = self.requests
+        if not tokens or len(tokens) > rules.max_words or rules.negations.intersection(tokens):
+            return None
+        said = " ".join(tokens) + " "
+        if not any(p.match(said) for p in self._openings) and not any(p.search(said) for p in self._anywhere):
+            return None
+        found = [match for match in self._objects_in(said) if accept(match)]
+        # Of two objects that share words the longer is meant ("the statements" in "the statements from round 2").
+        outer = [m for m in found if not any(o.start < m.end and m.start < o.end and
+                                             o.end - o.start > m.end - m.start for o in found)]  # fmt: skip
+        meant = {match.said.card_message: match.said for match in outer}
+        return next(iter(meant.values())) if len(meant) == 1 else None
+
+    def _objects_in(self, said: str) -> Iterator[RequestMatch]:
+        starts = [0] + [i + 1 for i, c in enumerate(said[:-1]) if c == " "]
+        for compiled in self._objects:
+            # From every word; per end, the earliest start ("exhibit 7", not "7"), but a {name} takes the
+            # fewest words ("can we hear joel's answers" is joel's, not "can we hear joel"'s).
+            wildcard = any(self.lists[name].kind is ListKind.WILDCARD for name in compiled.groups.values())
+            by_end: dict[int, re.Match[str]] = {}
+            for start in starts:
+                hit = compiled.pattern.match(said, start)
+                if hit is not None and (wildcard or hit.end() not in by_end):
+                    by_end[hit.end()] = hit
+            for hit in by_end.values():
+                slots = {compiled.groups[g]: v for g, v in hit.groupdict().items() if v is not None}
+                if any(self.lists[name].excludes(value) for name, value in slots.items()):
+                    continue
+                if any(self.lists[name].kind is ListKind.EXHIBIT for name in slots) and not _CITED.search(hit.group()):
+                    continue  # a bare number is never an exhibit (NAMES): "10 o'clock" is no E10
+                values = {name: self.lists[name].value(value) for name, value in slots.items()}
+                yield RequestMatch(IntentMatch(compiled.intent, values), hit.group().strip(), hit.start(), hit.end() - 1)
 
     def _first_words(self, node: Phrase, seen: tuple[str, ...]) -> tuple[set[str], bool, bool]:
         """The words a phrase can start with, whether it can be empty, and whether a slot can come first."""
@@ -398,6 +482,7 @@ def parse_grammar(text: str) -> Grammar:
             templates=_strings(raw.get("sentences"), f"intent {name}: sentences"),
             tests=_strings(raw.get("tests", []), f"intent {name}: tests"),
             card=str(raw.get("card", "")),
+            objects=_strings(raw.get("objects", []), f"intent {name}: objects"),
             state=StateQuestion(raw["state"]) if "state" in raw else None,
             passage=str(raw.get("passage", "")),
         )
@@ -407,8 +492,26 @@ def parse_grammar(text: str) -> Grammar:
             raise GrammarError(f"intent {name}: a state question names its state")
         if kind is IntentKind.RULES and not intent.passage:
             raise GrammarError(f"intent {name}: a rules question names its passage")
+        if intent.objects and kind is not IntentKind.COMMAND:
+            raise GrammarError(f"intent {name}: only a command has objects")
         intents.append(intent)
-    return Grammar(tuple(intents), lists, parts)
+    return Grammar(tuple(intents), lists, parts, _requests(data.get("requests", {})))
+
+
+def _requests(raw: Any) -> Requests:
+    if not isinstance(raw, dict):
+        raise GrammarError("[requests] must be a table")
+    pairs = raw.get("tests", [])
+    if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
+        raise GrammarError("[requests] tests must be [sentence, card message] pairs")
+    return Requests(
+        openings=_strings(raw.get("openings", []), "[requests] openings"),
+        anywhere=_strings(raw.get("anywhere", []), "[requests] anywhere"),
+        negations=frozenset(_strings(raw.get("negations", []), "[requests] negations")),
+        max_words=int(raw.get("max_words", 0)),
+        tests=tuple((str(a), str(b)) for a, b in pairs),
+        not_tests=_strings(raw.get("not_tests", []), "[requests] not_tests"),
+    )
 
 
 @cache

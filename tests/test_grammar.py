@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 
+from engine.game import Game
 from engine.grammar import GrammarError, Intent, IntentKind, grammar, parse_grammar, parse_template, phrases
+from engine.messages import MessageKind
+from voice_host.loop.casefiles import load_bundled_case
 
 GRAMMAR = grammar()
 CASES = [(intent.name, sentence) for intent in GRAMMAR.intents for sentence in intent.tests]
@@ -103,3 +108,42 @@ def test_intent_kinds_need_their_meaning() -> None:
     with pytest.raises(GrammarError):
         parse_grammar('[[intent]]\nname = "x"\nkind = "command"\nsentences = ["x"]\n')
     assert isinstance(GRAMMAR.intent("help"), Intent)
+
+
+# --- a request in words no template lists ([requests]) ------------------------------------------------
+
+
+@cache
+def _hollin_fold_game() -> Game:
+    game = Game(load_bundled_case())
+    game.start()
+    game.handle("Ann, Ben")
+    return game
+
+
+@pytest.mark.parametrize(("sentence", "card"), GRAMMAR.requests.tests)
+def test_a_request_naming_one_commands_object_is_that_command(sentence: str, card: str) -> None:
+    assert GRAMMAR.match(sentence) is None  # no template lists it: the request tier is what takes it
+    game = _hollin_fold_game()
+    assert game.classifier.requested(sentence) == card
+    message = game.preview(sentence)
+    assert message.kind is MessageKind.COMMAND
+
+
+@pytest.mark.parametrize("sentence", GRAMMAR.requests.not_tests)
+def test_talk_that_does_not_ask_or_names_another_stays_table_talk(sentence: str) -> None:
+    game = _hollin_fold_game()
+    assert game.classifier.requested(sentence) is None
+    assert game.preview(sentence).kind is not MessageKind.COMMAND
+
+
+def test_the_longest_object_decides_and_two_commands_objects_are_no_request() -> None:
+    said = GRAMMAR.requested("can you read the statements from round 2 again")
+    assert said is not None and said.card_message == "statements round 2"
+    assert GRAMMAR.requested("can you read exhibit 7 and save the game") is None
+
+
+def test_a_bare_number_in_a_request_cites_no_exhibit() -> None:
+    assert GRAMMAR.requested("can you believe it was 10 o'clock") is None
+    said = GRAMMAR.requested("can you believe it was 10 o'clock, read exhibit 10 again")
+    assert said is not None and said.card_message == "read E10"
