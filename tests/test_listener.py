@@ -703,7 +703,7 @@ class TurnHarness(Harness):
         super().__init__()
         self.listener = Listener(
             self.source, self.detector, self.understand, self.deliver, self.statuses.append, SETTINGS,
-            executor=InlineExecutor(), turn_complete=lambda text: text.endswith("?"),
+            executor=InlineExecutor(), turn_complete=lambda text: TurnText.WHOLE if text.endswith("?") else TurnText.UNFINISHED,
         )  # fmt: skip
 
     def understand(self, audio: Audio) -> str:
@@ -781,7 +781,7 @@ def test_words_within_the_hold_make_one_turn() -> None:
 def test_a_failing_text_signal_leaves_the_turn_to_the_ceiling() -> None:
     h = Harness()
 
-    def broken(result: str) -> bool:
+    def broken(result: str) -> TurnText:
         raise RuntimeError("no judge")
 
     h.listener = Listener(

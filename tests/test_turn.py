@@ -14,21 +14,21 @@ TURN = EndOfTurn(complete_seconds=0.2, hold_seconds=0.5, question_seconds=0.4, d
 
 
 def test_a_complete_message_ends_the_turn_after_the_short_pause() -> None:
-    assert not TURN.ended(0.1, text=True)
-    assert TURN.ended(0.2, text=True)
-    assert TURN.ended(0.2, text=True, audio_complete=True)
+    assert not TURN.ended(0.1, text=TurnText.WHOLE)
+    assert TURN.ended(0.2, text=TurnText.WHOLE)
+    assert TURN.ended(0.2, text=TurnText.WHOLE, audio_complete=True)
 
 
 def test_an_unfinished_or_unknown_text_never_ends_the_turn_early() -> None:
     for silence in (0.2, 0.6, 5.0):
-        assert not TURN.ended(silence, text=False)
+        assert not TURN.ended(silence, text=TurnText.UNFINISHED)
         assert not TURN.ended(silence, text=None)
-        assert not TURN.ended(silence, text=False, audio_complete=True)
+        assert not TURN.ended(silence, text=TurnText.UNFINISHED, audio_complete=True)
 
 
 def test_a_voice_that_sounds_unfinished_makes_a_complete_text_wait_longer() -> None:
-    assert not TURN.ended(0.3, text=True, audio_complete=False)
-    assert TURN.ended(0.6, text=True, audio_complete=False)
+    assert not TURN.ended(0.3, text=TurnText.WHOLE, audio_complete=False)
+    assert TURN.ended(0.6, text=TurnText.WHOLE, audio_complete=False)
 
 
 def test_a_whole_text_that_may_go_on_waits_the_hold() -> None:
@@ -56,7 +56,7 @@ def test_a_lone_stop_word_over_the_host_ends_the_turn_at_once_and_is_held_otherw
 
 
 def test_an_unfinished_text_waits_for_the_ceiling_whatever_its_form() -> None:
-    for text in (TurnText.UNFINISHED, False, None):
+    for text in (TurnText.UNFINISHED, None):
         assert TURN.wait_seconds(text) is None
         assert not TURN.ended(5.0, text=text)
 

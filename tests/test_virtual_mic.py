@@ -28,6 +28,7 @@ from tests.conftest_speech import Render, speech_fixture
 from voice_host.ears.asr import Recognizer, Transcript
 from voice_host.ears.audio import Capture, rescan_devices
 from voice_host.ears.sound import SAMPLE_RATE
+from voice_host.ears.turn import TurnText
 from voice_host.ears.vad import SileroVad
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.listener import Listener, ListenerSettings, Utterance
@@ -149,6 +150,11 @@ class RealTimeWriter(threading.Thread):
                     time.sleep(delay)
 
 
+def any_words(transcript: Transcript) -> TurnText:
+    """The text signal of these tests: any words heard end the turn after the short pause."""
+    return TurnText.WHOLE if transcript.text else TurnText.UNFINISHED
+
+
 def test_speech_through_a_virtual_microphone_is_heard(
     virtual_mic: Path, render_speech: Render, tiny_recognizer: Recognizer
 ) -> None:
@@ -162,9 +168,7 @@ def test_speech_through_a_virtual_microphone_is_heard(
         got.set()
 
     capture = Capture(device="pulse", lost_after=5.0)
-    listener: Listener[Transcript] = Listener(
-        capture, SileroVad(), tiny_recognizer.transcribe, deliver, turn_complete=lambda heard: bool(heard.text)
-    )
+    listener: Listener[Transcript] = Listener(capture, SileroVad(), tiny_recognizer.transcribe, deliver, turn_complete=any_words)
     writer = RealTimeWriter(virtual_mic, audio)
     writer.start()
     listener.start()
@@ -437,7 +441,7 @@ def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
     capture = CountingCapture(device="pulse", lost_after=5.0)
     listener: Listener[Transcript] = Listener(
         capture, SileroVad(), base_recognizer.transcribe, heard.append, executor=InlineExecutor(),
-        turn_complete=lambda transcript: bool(transcript.text), echo=echo, far_end=far_end,
+        turn_complete=any_words, echo=echo, far_end=far_end,
     )  # fmt: skip
     speaker.start()
     listener.start()

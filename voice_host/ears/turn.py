@@ -57,18 +57,14 @@ class EndOfTurn:
         if self.stop_seconds < 0:
             raise ValueError("stop_seconds must not be negative")
 
-    def wait_seconds(
-        self, text: TurnText | bool | None, audio_complete: bool | None = None, over_host: bool = False
-    ) -> float | None:
+    def wait_seconds(self, text: TurnText | None, audio_complete: bool | None = None, over_host: bool = False) -> float | None:
         """Seconds of pause after which the turn is over; None: only the segmenter's ceiling ends it.
 
         An unfinished or not yet understood text never ends the turn early: "Abel, ... where were you?"
-        is one turn however long the comma lasts, up to the ceiling. (`True` / `False` stand for a whole
-        and an unfinished text.) `over_host`: the words were said while the Host talked.
+        is one turn however long the comma lasts, up to the ceiling. `over_host`: the words were said
+        while the Host talked.
         """
-        if text is True:
-            text = TurnText.WHOLE
-        if text is None or text is False or text is TurnText.UNFINISHED:
+        if text is None or text is TurnText.UNFINISHED:
             return None
         if text is TurnText.STOP_WORDS:
             if over_host:
@@ -79,7 +75,7 @@ class EndOfTurn:
         return max(wait, self.doubt_seconds) if audio_complete is False else wait
 
     def ended(
-        self, silence_seconds: float, text: TurnText | bool | None, audio_complete: bool | None = None, over_host: bool = False
+        self, silence_seconds: float, text: TurnText | None, audio_complete: bool | None = None, over_host: bool = False
     ) -> bool:
         """True when the turn is over after `silence_seconds` of pause (before the segmenter's ceiling)."""
         wait = self.wait_seconds(text, audio_complete, over_host)

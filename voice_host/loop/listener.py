@@ -161,13 +161,13 @@ class Listener(Generic[T]):
         settings: ListenerSettings | None = None,
         executor: Executor | None = None,
         clock: Callable[[], float] = time.monotonic,
-        turn_complete: Callable[[T], TurnText | bool] | None = None,
+        turn_complete: Callable[[T], TurnText] | None = None,
         echo: EchoCanceller | None = None,
         far_end: FarEnd | None = None,
         short_words: Callable[[Audio], ShortWordScores] | None = None,
         on_short_word: Callable[[ShortHeard], None] | None = None,
     ) -> None:
-        """`turn_complete` is the text signal (a `TurnText`, or whether the words are a whole message):
+        """`turn_complete` is the text signal (what the words say about the turn, a `TurnText`):
         without it every turn waits out the hangover ceiling.
         `echo` and `far_end` together keep the microphone open while the Host speaks. `short_words`
         scores a short utterance over the Host as a stop, repeat, next or skip word (the short path,
@@ -197,7 +197,7 @@ class Listener(Generic[T]):
         self._drain_wanted = False
         self._device_lost = False
         self._early: Future[T] | None = None
-        self._judged: tuple[Future[T], TurnText | bool | None] | None = None  # the text signal of the early result
+        self._judged: tuple[Future[T], TurnText | None] | None = None  # the text signal of the early result
         self._status: MicLevel | None = None
         self._emit_lock = threading.RLock()
         self._since_level = 0.0
@@ -512,7 +512,7 @@ class Listener(Generic[T]):
             over_host = self.settings.barge_in.over_host(began_at, now, self._host)
         return self.settings.end_of_turn.ended(segmenter.silence_run, self._judged[1], over_host=over_host)
 
-    def _judge(self, early: Future[T]) -> TurnText | bool | None:
+    def _judge(self, early: Future[T]) -> TurnText | None:
         """The text signal for a finished early result; None when there is nothing to judge."""
         if early.cancelled() or early.exception() is not None or self.turn_complete is None:
             return None  # the hangover ceiling decides

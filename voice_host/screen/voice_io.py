@@ -104,7 +104,7 @@ def open_voice(
     output_device: int | str | None = None,
     on_speaker_ready: Callable[[VoiceIO[T]], None] | None = None,
     prepare_ears: Callable[[], None] | None = None,
-    turn_complete: Callable[[T], TurnText | bool] | None = None,
+    turn_complete: Callable[[T], TurnText] | None = None,
     hear_over_host: bool = True,
     on_short_word: Callable[[ShortHeard], object] | None = None,
     speak_ahead: Sequence[SpeechLine] = (),
@@ -118,7 +118,7 @@ def open_voice(
     is called once piper is loaded (the app may say the opening at once; the microphone is not open
     yet), then `prepare_ears()` runs (load whisper there, while the Host talks), then the microphone
     opens, shut until the Host stops. Without them, `understand` must be ready to use.
-    `turn_complete` says whether an understood utterance is a whole message (the turn ends at once).
+    `turn_complete` says what an understood utterance's words say about the turn (a whole message ends it at once).
     `speak_ahead`: lines replies often open with (`tts.opening_lines`), made on a background thread once
     the microphone is open, so such a reply's first audio needs no synthesis.
     `hear_over_host` keeps the microphone open while the Host speaks, through the echo canceller
