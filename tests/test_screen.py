@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -683,13 +684,20 @@ async def test_f9_switches_between_a_dark_and_a_light_theme() -> None:
         assert app.current_theme.dark is dark
 
 
-@pytest.mark.anyio
-async def test_words_said_over_the_host_silence_restart_wait_or_are_dropped() -> None:
+@asynccontextmanager
+async def seated_while_the_host_speaks() -> AsyncIterator[tuple[TableApp, Pilot[int], FakeVoice]]:
+    """Frost Fair seated for Ann and Bob, its stand-in voice speaking: for words said over the Host."""
     voice = FakeVoice()
     app = voiced_frost_fair_app(voice, MicStatus.SPEAKING)
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.pause()
         await type_line(pilot, "Ann, Bob")
+        yield app, pilot, voice
+
+
+@pytest.mark.anyio
+async def test_words_said_over_the_host_silence_restart_wait_or_are_dropped() -> None:
+    async with seated_while_the_host_speaks() as (app, pilot, voice):
         game = app.driver.game
         talking = HostTalk(started_at=10.0)
         over = SaidWhen(began_at=11.0, ended_at=11.5, host=talking)
@@ -742,11 +750,7 @@ def short_heard(word: ShortWord) -> ShortHeard:
 
 @pytest.mark.anyio
 async def test_short_words_over_the_host_stop_restart_or_move_the_game_on() -> None:
-    voice = FakeVoice()
-    app = voiced_frost_fair_app(voice, MicStatus.SPEAKING)
-    async with app.run_test(size=(160, 48)) as pilot:
-        await pilot.pause()
-        await type_line(pilot, "Ann, Bob")
+    async with seated_while_the_host_speaks() as (app, pilot, voice):
         # "stop": silent, and nothing goes to the game.
         before, stops = app.driver.state, voice.stops
         app.take_short_word(short_heard(ShortWord.STOP))
