@@ -13,6 +13,7 @@ from engine.case import REFUSAL, CaseError
 from engine.seal import MAX_PLAIN_PART, SealError, seal_part, unseal_part
 from tests.engine_support import FROST_FAIR
 from voice_host.cli.text_mode import run_text
+from voice_host.loop import casefiles
 from voice_host.loop.casefiles import read_case_dir, read_case_files
 
 
@@ -108,4 +109,14 @@ def test_a_part_that_is_a_folder_gets_the_refusal(tmp_path: Path) -> None:
     (case / "reveal-1.sealed").unlink()
     (case / "reveal-1.sealed").mkdir()
     with pytest.raises(CaseError, match="folder"):
+        read_case_dir(case)
+
+
+def test_a_case_file_past_the_size_limit_is_refused_not_cut(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    case = _copy_case(tmp_path)
+    public = case / "public.case"
+    monkeypatch.setattr(casefiles, "MAX_CASE_FILE", public.stat().st_size)
+    read_case_dir(case)  # a file of exactly the limit is read whole
+    public.write_bytes(public.read_bytes() + b"\n")
+    with pytest.raises(CaseError, match="public.case is larger than"):
         read_case_dir(case)

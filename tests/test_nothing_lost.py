@@ -15,6 +15,7 @@ import pytest
 from engine.game import Game
 from tests.engine_support import FROST_FAIR, frost_case, run_text_mode
 from voice_host.cli.text_mode import messages_from
+from voice_host.loop import journal
 from voice_host.loop.journal import (
     LAST_SAVE,
     NIGHTS,
@@ -113,6 +114,21 @@ def test_a_flipped_first_byte_keeps_the_night_and_says_so(tmp_path: Path) -> Non
     assert night.name in resumed.stderr and "kept" in resumed.stderr
     assert night.read_bytes() == bytes(damaged)
     assert len(_nights(tmp_path)) == 2
+
+
+def test_a_night_past_the_read_limit_is_cut_to_its_whole_records_and_never_appended_to(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    run_text_mode(tmp_path, "\n".join(MOVES) + "\n")
+    [night] = _nights(tmp_path)
+    monkeypatch.setattr(journal, "MAX_NIGHT_FILE", night.stat().st_size)
+    at_limit = read_night(night)  # a night of exactly the limit is read whole
+    assert at_limit.whole and at_limit.messages == tuple(MOVES)
+    # The limit falls where the last record begins: what is read is all whole records, yet the night
+    # went on past them, so it resumes before that record and is not whole (never appended to).
+    monkeypatch.setattr(journal, "MAX_NIGHT_FILE", night.read_bytes()[:-1].rfind(b"\n") + 1)
+    cut = read_night(night)
+    assert not cut.whole and cut.messages == tuple(MOVES[:-1])
 
 
 # -- every night in its own file -------------------------------------------------------------------

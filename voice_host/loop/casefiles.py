@@ -12,6 +12,7 @@ from pathlib import Path
 
 from engine.case import NOTICE_FILE, PUBLIC_FILE, Case, CaseError, load_case, parse_notice
 from engine.caseformat import CaseFormatError
+from voice_host.loop.bounded import read_at_most
 
 BUNDLED_CASE = "hollin-fold"
 MAX_CASE_FILE = 4 * 1024 * 1024  # bytes; the bundled case's largest file is under 10 KB
@@ -25,15 +26,16 @@ def bundled_case_dir() -> Path:
 def _read_bounded(path: Path) -> bytes:
     """One file of the case, at most MAX_CASE_FILE bytes; CaseError when it cannot be read."""
     try:
-        with path.open("rb") as source:
-            data = source.read(MAX_CASE_FILE + 1)
+        read = read_at_most(path, MAX_CASE_FILE)
     except IsADirectoryError:
         raise CaseError(f"{path.name} is a folder, not a file") from None
     except OSError as error:
         raise CaseError(f"{path.name} cannot be read ({error.strerror or error})") from None
-    if len(data) > MAX_CASE_FILE:
+    # Refused, never cut: the first part of a case file is not the case (a sealed part would fail its
+    # seal for the wrong reason, a cut public.case would load as a shorter case than the one written).
+    if read.cut:
         raise CaseError(f"{path.name} is larger than {MAX_CASE_FILE} bytes")
-    return data
+    return read.data
 
 
 def _own_part_names(notice_bytes: bytes) -> tuple[str, ...]:

@@ -29,6 +29,7 @@ from engine.case import Case
 from engine.game import Game
 from engine.replies import PartKind, Reply
 from engine.text import MAX_MESSAGE, bounded
+from voice_host.loop.bounded import read_at_most
 
 NIGHTS = "nights"  # one file per night, named by when it began
 NIGHT_SUFFIX = ".night"
@@ -137,14 +138,15 @@ class Night:
 def read_night(path: Path) -> Night:
     """A night's whole records; StateProblem when the file cannot be read at all."""
     try:
-        with path.open("rb") as source:
-            data = source.read(MAX_NIGHT_FILE + 1)
+        read = read_at_most(path, MAX_NIGHT_FILE)
     except IsADirectoryError:
         raise StateProblem(f"The night {path} is a folder, not a file. Move it away, {OTHER_FOLDER}.") from None
     except OSError as error:
         raise StateProblem(f"The night {path} cannot be read ({error.strerror}). {_fix(error)}") from None
-    entries, raw, whole = scan_records(data[:MAX_NIGHT_FILE])
-    whole = whole and len(data) <= MAX_NIGHT_FILE
+    # Cut, never refused: a night is a log the table wrote move by move, and its whole records up to the
+    # limit are a game that resumes, as after a crash; one cut here is not whole, so it is never appended to.
+    entries, raw, whole = scan_records(read.data)
+    whole = whole and not read.cut
     head = entries[0] if entries else {}
     if not (isinstance(head.get("case"), str) and head.get("night") == 1):
         # Without its first record a night names no case and no move can be trusted.
