@@ -23,6 +23,10 @@ at the plate room door?") gets the line that has them there; a setting clause ab
 rang, ...") only says when, and one that places the suspect ("When you were out by the stables, ...") only
 sets the scene: their cues (its place phrase) are the topic only when nothing else is asked.
 
+When no cue but a plain one names a topic, the line's own words answer: the line that shares at least two rare words
+with the question ("did you steal jam as a boy?": "stealing jam from the kitchen"), weighed by how few of the case's
+lines say each word (LineWords), else the plain cue's line or DEFLECT.
+
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
 three or more words, through two intervening words ("where exactly were you"); a cue's closing "her" also
 matches the dead woman named in its place ("found her": "found the mistress").
@@ -30,8 +34,10 @@ matches the dead woman named in its place ("found her": "found the mistress").
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 from functools import cache
@@ -271,8 +277,11 @@ def _match(
 class TopicIndex:
     """One suspect's cues, by the stem they start with."""
 
-    def __init__(self, cues: Iterable[Cue], dead_woman: Iterable[str] = ()) -> None:
+    def __init__(
+        self, cues: Iterable[Cue], dead_woman: Iterable[str] = (), line_words: LineWords | None = None
+    ) -> None:
         self._dead_woman = frozenset(dead_woman)  # the stems of the words that name the dead woman ("mistress", "blamire")
+        self._line_words = line_words  # the words of the suspect's lines, for a question no cue names
         self._by_first: dict[str, list[Cue]] = {}
         self._after_owner: dict[str, list[Cue]] = {}  # "the will" also heard as "Mrs. Blamire's will"
         self._entries: list[FileEntry] = []  # every entry a cue names, in FILE order
@@ -312,7 +321,22 @@ class TopicIndex:
         return [hit for hit in found if not any(_inside(hit, other) for other in found)]
 
     def choose(self, question: str, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
-        """The entry the question asks about, or None (DEFLECT)."""
+        """The entry the question asks about, or None (DEFLECT). When no cue but a plain one names a topic, the line
+        that shares the most rare words with the question ("was the punch strong?": "Thwaite made the punch, and made
+        it strong.") answers, if it shares enough (LineWords.echoed)."""
+        chosen = self._by_cues(question, in_file)
+        if self._line_words is None:
+            return chosen
+        words = _folded_words(question)
+        hits = self.hits(words, in_file)
+        if any(hit.cue.strength > CueStrength.PLAIN for hit in hits):
+            return chosen
+        matched = frozenset(stem(words[at]) for hit in hits for at in hit.positions)
+        echoed = self._line_words.echoed(frozenset(stems(question)) - matched, in_file)
+        return echoed if echoed is not None else chosen
+
+    def _by_cues(self, question: str, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
+        """The entry the question's cues name (the rules of the module's docstring), or None."""
         groups: list[list[Unit]] = []  # each question with the setting clauses before it
         context: list[Unit] = []
         setting: list[Unit] = []
@@ -579,6 +603,71 @@ def _inside(hit: _Hit, other: _Hit) -> bool:
     return other is not hit and len(other.positions) > len(hit.positions) and set(hit.positions) <= set(other.positions)
 
 
+# --- the lines' own words: a back-off for a question that no cue names ---------------------------------
+
+# Words that say nothing of a topic: a line sharing them with a question does not echo it.
+_FUNCTION_WORDS = frozenset(
+    stem(word)
+    for word in """
+    a an the this that these those it its i me my mine myself you your yours yourself he him his she her hers herself
+    we us our they them their theirs what which who whom whose where when why how whether if then than so and or but
+    nor not no yes do does did done doing is am are was were be been being have has had having will would shall should
+    can could may might must ought of to in on at by for with from into onto upon about as up down out off over under
+    again there here all any some every each both either neither much many more most other such own same just only too
+    very also still even ever never now ok okay oh well please really think say said tell told know anyone anything
+    someone something anybody somebody nothing nobody one mr mrs miss ms
+    """.split()
+)
+ECHO_WORDS = 2  # a line must share at least this many words with the question (one shared word is often a setting)
+ECHO_WEIGHT = 4.5  # and their rarity (the natural log of lines over lines that say the word) must add up to this
+
+
+@dataclass(frozen=True)
+class LineWords:
+    """The words of one suspect's lines, and how rare each word is across the case's FILE lines."""
+
+    lines: tuple[tuple[FileEntry, frozenset[str]], ...]  # the suspect's lines (not DEFLECT), in FILE order
+    rarity: Mapping[str, float]
+
+    def echoed(self, asked: frozenset[str], in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
+        """The line in the FILE that shares the most rare words with a question's (stems, cue words taken out), when it
+        shares at least ECHO_WORDS words worth ECHO_WEIGHT and no other line shares as much; else None."""
+        asked = asked - _FUNCTION_WORDS
+        scored = sorted(
+            (
+                (sum(self.rarity.get(word, 0.0) for word in shared), len(shared), index, entry)
+                for index, (entry, words) in enumerate(self.lines)
+                if in_file(entry) and (shared := asked & words)
+            ),
+            key=lambda row: (-row[0], row[2]),
+        )
+        if not scored:
+            return None
+        weight, count, _, entry = scored[0]
+        if count < ECHO_WORDS or weight < ECHO_WEIGHT or (len(scored) > 1 and scored[1][0] >= weight):
+            return None
+        return entry
+
+
+def _content_words(text: str) -> frozenset[str]:
+    return frozenset(word for word in stems(text) if word not in _FUNCTION_WORDS and not word.isdigit())
+
+
+def line_words(case: Case) -> dict[str, LineWords]:
+    """Every suspect's LineWords: a line's words are its text and its topic; a word's rarity is counted over every
+    suspect's lines, so that what the whole house talks of (the bell, the snow) weighs little."""
+    lines = [entry for entry in case.reveal.entries if entry.kind is not EntryKind.DEFLECT]
+    words = {id(entry): _content_words(f"{entry.words} {entry.topic}") for entry in lines}
+    saying = Counter(word for entry in lines for word in words[id(entry)])
+    rarity = {word: math.log(len(lines) / count) for word, count in saying.items()}
+    return {
+        suspect.key: LineWords(
+            tuple((entry, words[id(entry)]) for entry in lines if entry.suspect == suspect.key), rarity
+        )
+        for suspect in case.suspects
+    }
+
+
 # --- building the index from a case --------------------------------------------------------------------
 
 _TITLE_WORDS = frozenset("mr mrs miss ms dr rev reverend mister the".split())
@@ -671,6 +760,7 @@ def topic_indexes(case: Case) -> dict[str, TopicIndex]:
                 strength = cue_strength(case, text, plain)
                 person = strength is CueStrength.NAME and names_a_suspect(case, text)
                 cues[entry.suspect].append(Cue(cue_stems, strength, entry, person))
-    indexes = {key: TopicIndex(found, _dead_woman_stems(case, key)) for key, found in cues.items()}
+    echoes = line_words(case)
+    indexes = {key: TopicIndex(found, _dead_woman_stems(case, key), echoes[key]) for key, found in cues.items()}
     case.derived["topics"] = indexes
     return indexes

@@ -240,6 +240,10 @@ KNOWN_MISSES = frozenset(
         "Reverend, which door did you come in by?",
         "Ormerod, was she a careful woman with her papers?",
         "Vicar, will the parish miss her?",
+        # DEFLECT questions that a line no cue names echoes in two rare words (rulings: a question no cue names): "I keep
+        # the plate and the cellar" (a second referee could take it), "Tonight the snow kept him"
+        "Thwaite, what do you keep in the cellar?",
+        "Thwaite, is it going to snow again tonight?",
     }
 )
 

@@ -11,7 +11,7 @@ import pytest
 
 from engine.case import Case, EntryKind
 from engine.game import Game
-from engine.topics import CueStrength, cue_strength, stems, units
+from engine.topics import CueStrength, cue_strength, line_words, stems, units
 from tests.engine_support import suspect_lines
 from voice_host.loop.casefiles import load_bundled_case
 
@@ -284,3 +284,36 @@ def test_a_question_words_contracted_did_is_read_out() -> None:
     assert answer("Joel, so where'd you go?") == line("joel", "where he was")
     # "would" after "'d" elsewhere is left alone
     assert units("You'd gone out?")[0].words == ("you'd", "gone", "out")
+
+
+@pytest.mark.parametrize(
+    ("question", "suspect", "topic"),
+    [
+        # no cue: the line that shares two or more rare words answers ("stealing jam ... as a boy")
+        ("Joel, did you steal jam as a boy?", "joel", "the plate"),
+        ("Mr. Ormerod, were your feet frozen after the drive up the dale?", "ormerod", "where he was"),
+        ("Joel, would she have your hide for the snow?", "joel", "Mrs. Ruddock"),
+        # only a plain cue (the dead woman's name): the line's own words still answer
+        ("Joel, did Mrs. Blamire catch you stealing jam as a boy?", "joel", "the plate"),
+        # a name or a specific cue is not backed off from: Thwaite's line, not the feet on the drive
+        ("Mr. Ormerod, were Thwaite's feet frozen after the drive up the dale?", "ormerod", "Thwaite"),
+    ],
+)
+def test_a_question_no_cue_names_gets_the_line_that_echoes_its_words(question: str, suspect: str, topic: str) -> None:
+    assert answer(question) == line(suspect, topic)
+
+
+def test_one_shared_word_is_no_echo() -> None:
+    deflect = next(e for e in case().entries_for("joel") if e.kind is EntryKind.DEFLECT)
+    assert answer("Joel, do you like jam?") == deflect.words
+
+
+def test_an_echo_needs_two_rare_words_and_no_line_as_close() -> None:
+    echoes = line_words(case())["joel"]
+    plate = next(entry for entry, _ in echoes.lines if entry.topic == "the plate")
+    assert echoes.echoed(frozenset(stems("stealing jam as a boy")), lambda _: True) is plate
+    assert echoes.echoed(frozenset(stems("jam")), lambda _: True) is None  # one word
+    assert echoes.echoed(frozenset(stems("stealing jam as a boy")), lambda entry: entry is not plate) is None  # not in the FILE
+    # words the whole house says (the bell, the snow, tonight) weigh little: two of them are not enough
+    assert echoes.rarity[stems("bell")[0]] < echoes.rarity[stems("jam")[0]]
+    assert echoes.echoed(frozenset(stems("the bell tonight")), lambda _: True) is None
