@@ -18,7 +18,7 @@ from engine.names import NameIndex
 from engine.rules import EXHIBITS, MAX_COUNTED_EXHIBITS, QUESTIONS_PER_ROUND
 from engine.save import SaveBlock, looks_like_save, parse_save
 from engine.state import Accusation, Phase
-from engine.text import clean, drop_openers, find_phrase, strip_markdown, words
+from engine.text import after_words, clean, drop_openers, find_phrase, strip_markdown, words
 
 
 class Action(Enum):
@@ -227,7 +227,7 @@ class Classifier:
             return self._save(raw, situation)
         if situation.phase is Phase.OVER:
             return self._over(text)
-        stripped = self.prestrip(text, situation.seats)
+        stripped = self.asked(self.prestrip(text, situation.seats), situation.seats)
         said = self.phrasing(stripped)
         # A card command in other words is that command: the card's own message from here on.
         card = said.card_message if said is not None and said.intent.kind is IntentKind.COMMAND else None
@@ -298,6 +298,17 @@ class Classifier:
                     text = f"Ask {text}"
                 break
         return drop_openers(text).strip()
+
+    def asked(self, text: str, seats: tuple[str, ...]) -> str:
+        """Other words for "Ask" that open a message and are followed by one of the six (or all of them)
+        ("Could you ask Thwaite where...", "Question to Mrs Ruddock, ...") as the card's "Ask NAME ...";
+        any other message as it is ("let's ask the cook" stays table talk)."""
+        count = grammar().asking_words(text)
+        if not count:
+            return text
+        asked = f"Ask {after_words(text, count)}"
+        address = self.address(asked, seats)
+        return asked if address is not None and (address.suspects or address.everyone) else text
 
     # -- the card's MESSAGES rules ------------------------------------------------------------
 

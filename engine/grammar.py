@@ -230,6 +230,15 @@ class Requests:
 
 
 @dataclass(frozen=True)
+class Asking:
+    """Other words for the card's "Ask NAME" (phrases.toml's [asking]): "can we ask", "question to",
+    "over to" open a message and "Ask" takes their place. Tests are (sentence, rewritten) pairs."""
+
+    openings: tuple[str, ...] = ()
+    tests: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class RequestMatch:
     """A request naming one command's object: the command and the words of the object found."""
 
@@ -255,9 +264,11 @@ class Grammar:
         lists: Mapping[str, SlotList],
         parts: Mapping[str, str],
         requests: Requests | None = None,
+        asking: Asking | None = None,
     ) -> None:
         self.intents = intents
         self.requests = requests or Requests()
+        self.asking = asking or Asking()
         self.lists = dict(lists)
         self._parts = {name: parse_template(text) for name, text in parts.items()}
         self._by_name = {intent.name: intent for intent in intents}
@@ -282,6 +293,7 @@ class Grammar:
         # Requests: cues and objects are searched for as whole words anywhere in a message.
         self._openings = [re.compile(self._regex(parse_template(t), {}, ())) for t in self.requests.openings]
         self._anywhere = [re.compile("(?<![^ ])" + self._regex(parse_template(t), {}, ())) for t in self.requests.anywhere]
+        self._asking = [re.compile(self._regex(parse_template(t), {}, ())) for t in self.asking.openings]
         self._objects: list[_Compiled] = []
         for intent in intents:
             for template in intent.objects:
@@ -336,6 +348,18 @@ class Grammar:
                                              o.end - o.start > m.end - m.start for o in found)]  # fmt: skip
         meant = {match.said.card_message: match.said for match in outer}
         return next(iter(meant.values())) if len(meant) == 1 else None
+
+    def asking_words(self, text: str) -> int:
+        """How many of `text`'s first words are other words for "Ask" ("could you ask", "question to"):
+        the longest opening of [asking] that is followed by more words, or 0."""
+        tokens = words(text)
+        said = " ".join(tokens) + " "
+        longest = 0
+        for pattern in self._asking:
+            hit = pattern.match(said)
+            if hit is not None and hit.end() < len(said):
+                longest = max(longest, len(hit.group().split()))
+        return longest
 
     def _objects_in(self, said: str) -> Iterator[RequestMatch]:
         starts = [0] + [i + 1 for i, c in enumerate(said[:-1]) if c == " "]
@@ -495,21 +519,31 @@ def parse_grammar(text: str) -> Grammar:
         if intent.objects and kind is not IntentKind.COMMAND:
             raise GrammarError(f"intent {name}: only a command has objects")
         intents.append(intent)
-    return Grammar(tuple(intents), lists, parts, _requests(data.get("requests", {})))
+    return Grammar(tuple(intents), lists, parts, _requests(data.get("requests", {})), _asking(data.get("asking", {})))
+
+
+def _pairs(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
+    if not isinstance(raw, list) or not all(isinstance(p, list) and len(p) == 2 for p in raw):
+        raise GrammarError(f"{where} must be [sentence, result] pairs")
+    return tuple((str(a), str(b)) for a, b in raw)
+
+
+def _asking(raw: Any) -> Asking:
+    if not isinstance(raw, dict):
+        raise GrammarError("[asking] must be a table")
+    openings = _strings(raw.get("openings", []), "[asking] openings")
+    return Asking(openings=openings, tests=_pairs(raw.get("tests", []), "[asking] tests"))
 
 
 def _requests(raw: Any) -> Requests:
     if not isinstance(raw, dict):
         raise GrammarError("[requests] must be a table")
-    pairs = raw.get("tests", [])
-    if not isinstance(pairs, list) or not all(isinstance(p, list) and len(p) == 2 for p in pairs):
-        raise GrammarError("[requests] tests must be [sentence, card message] pairs")
     return Requests(
         openings=_strings(raw.get("openings", []), "[requests] openings"),
         anywhere=_strings(raw.get("anywhere", []), "[requests] anywhere"),
         negations=frozenset(_strings(raw.get("negations", []), "[requests] negations")),
         max_words=int(raw.get("max_words", 0)),
-        tests=tuple((str(a), str(b)) for a, b in pairs),
+        tests=_pairs(raw.get("tests", []), "[requests] tests"),
         not_tests=_strings(raw.get("not_tests", []), "[requests] not_tests"),
     )
 

@@ -55,6 +55,15 @@ def drop_openers(text: str) -> str:
         text = stripped
 
 
+def after_words(text: str, count: int) -> str:
+    """`text` after its first `count` words (as `words` counts them), with the marks after them."""
+    folded = text.lower().replace("’", "'").replace("‘", "'")
+    ends = [match.end() for match in _WORD.finditer(folded)]
+    if count <= 0 or count > len(ends):
+        return text
+    return text[ends[count - 1] :].lstrip(" ,.:;!-–—")
+
+
 def words(text: str) -> list[str]:
     """Lowercase words with apostrophes kept inside them ("o'clock", "ruddock's")."""
     folded = text.lower().replace("’", "'").replace("‘", "'")

@@ -147,3 +147,15 @@ def test_a_bare_number_in_a_request_cites_no_exhibit() -> None:
     assert GRAMMAR.requested("can you believe it was 10 o'clock") is None
     said = GRAMMAR.requested("can you believe it was 10 o'clock, read exhibit 10 again")
     assert said is not None and said.card_message == "read E10"
+
+
+@pytest.mark.parametrize(("sentence", "taken_as"), GRAMMAR.asking.tests)
+def test_other_words_for_ask_that_open_a_message_become_the_cards_ask(sentence: str, taken_as: str) -> None:
+    game = _hollin_fold_game()
+    assert game.classifier.asked(sentence, ("Ann", "Ben")) == taken_as
+
+
+def test_a_question_asked_for_in_other_words_costs_a_question_to_that_suspect() -> None:
+    message = _hollin_fold_game().preview("Could you ask Thwaite where he was at ten?")
+    assert message.kind is MessageKind.QUESTION and message.suspect == "thwaite"
+    assert _hollin_fold_game().preview("Hey Abel, did you see anyone go below stairs?").suspect == "thwaite"
