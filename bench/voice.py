@@ -27,7 +27,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -88,6 +88,12 @@ class Outcome:
     seconds: float  # understanding (all recognition passes, repair, classification)
     transcript: str
     text: str
+    # The process's processor time while understanding ran (every thread), and the recognition
+    # passes that ran, in order (a pass scoring two closed sets is listed twice): what a pass costs
+    # is read from these, not from wall time, on a machine other work shares.
+    processor_seconds: float = 0.0
+    passes: list[str] = field(default_factory=list)
+    scored_sequences: int = 0  # decoder sequences the closed-set scorings ran (each about a short decode)
 
 
 @dataclass(frozen=True)
@@ -148,7 +154,16 @@ class Bench:
         return time.perf_counter() - started
 
     def _outcome(
-        self, fixture: Fixture, message: Message | None, text: str, confirm: bool, seconds: float, transcript: str
+        self,
+        fixture: Fixture,
+        message: Message | None,
+        text: str,
+        confirm: bool,
+        seconds: float,
+        transcript: str,
+        processor_seconds: float = 0.0,
+        passes: Sequence[str] = (),
+        scored_sequences: int = 0,
     ) -> Outcome:
         got = intent_of(message, text)
         right = got == expected_intent(fixture)
@@ -171,12 +186,27 @@ class Bench:
             seconds=seconds,
             transcript=transcript,
             text=text,
+            processor_seconds=processor_seconds,
+            passes=list(passes),
+            scored_sequences=scored_sequences,
         )
 
     def host(self, fixture: Fixture, audio: Audio) -> Outcome:
         result = self.pipeline.hear_audio(audio)
         heard = result.heard
-        return self._outcome(fixture, heard.message, heard.text, heard.needs_confirmation, result.seconds, heard.transcript)
+        recognised = result.recognised
+        passes = [run.name.value for run in recognised.runs for _ in range(max(1, len(run.transcripts) + len(run.scores)))]
+        return self._outcome(
+            fixture,
+            heard.message,
+            heard.text,
+            heard.needs_confirmation,
+            result.seconds,
+            heard.transcript,
+            recognised.processor_seconds,
+            passes,
+            sum(scores.sequences for scores in recognised.scores),
+        )
 
     def baseline(self, fixture: Fixture, audio: Audio) -> Outcome | None:
         import numpy as np
@@ -185,12 +215,12 @@ class Bench:
             return None
         pieces = self.pipeline.utterances(audio)
         speech = np.concatenate(pieces) if pieces else audio
-        started = time.perf_counter()
+        started, processor_started = time.perf_counter(), time.process_time()
         transcript = self.plain.transcribe(speech, initial_prompt="", hotwords=None)
         game = self._fresh_game(self.case)
         message = game.preview(transcript.text) if transcript.text else None
-        seconds = time.perf_counter() - started
-        return self._outcome(fixture, message, transcript.text, False, seconds, transcript.text)
+        seconds, processor_seconds = time.perf_counter() - started, time.process_time() - processor_started
+        return self._outcome(fixture, message, transcript.text, False, seconds, transcript.text, processor_seconds, ["first"])
 
     def text_only(self, fixture: Fixture) -> Outcome:
         """The said words as a perfect transcript, through understanding (no audio, no timing)."""
@@ -295,7 +325,68 @@ def report(records: list[Record]) -> str:
     kinds = [f.value for f in Family if any(r.family == f.value for r in records)]
     group(lambda r: r.family, kinds, "kind")
     group(lambda r: "other words" if r.paraphrase else "the card's words", ["the card's words", "other words"], "wording")
+    if any(r.host.passes for r in records):
+        out.extend(cost_table(records, splits, conditions))
     return "\n".join(out)
+
+
+def _cost_cells(outcomes: list[Outcome]) -> list[str]:
+    n = len(outcomes)
+    wall = [o.seconds for o in outcomes]
+    processor = [o.processor_seconds for o in outcomes]
+    passes = [len(o.passes) for o in outcomes]
+    return [
+        str(n),
+        f"{_quantile(wall, 0.5)} / {_quantile(wall, 0.9)}",
+        f"{_quantile(processor, 0.5)} / {_quantile(processor, 0.9)}",
+        f"{sum(passes) / n:.2f}" if n else "-",
+        _pct(sum(count > 1 for count in passes), n),
+        f"{sum(o.scored_sequences for o in outcomes) / n:.2f}" if n else "-",
+    ]
+
+
+def cost_table(records: list[Record], splits: Sequence[str], conditions: Sequence[str]) -> list[str]:
+    """What understanding cost the Host: wall and processor time, and Whisper passes per utterance."""
+    header = [
+        "split", "condition", "n", "understanding p50 / p90 s", "processor p50 / p90 s", "passes per utterance",
+        "more than one pass", "scored sequences per utterance",
+    ]  # fmt: skip
+    rows = []
+    for split in splits:
+        for condition in conditions:
+            chosen = [r.host for r in records if r.split == split and r.condition == condition]
+            if chosen:
+                rows.append([split, condition, *_cost_cells(chosen)])
+    return [*_table(header, rows), ""]
+
+
+def compare(before: list[Record], after: list[Record]) -> str:
+    """Two runs on the same utterances, paired: what changed in intent, harm, confirmation and cost."""
+    earlier = {(r.split, r.condition, r.id): r for r in before}
+    pairs = [(earlier[(r.split, r.condition, r.id)], r) for r in after if (r.split, r.condition, r.id) in earlier]
+    header = [
+        "split", "condition", "n", "intent", "harmful", "confirm", "processor p50 / p90 s", "passes per utterance",
+        "scored sequences per utterance",
+    ]  # fmt: skip
+    rows: list[list[str]] = []
+    changed: list[str] = []
+    for split in sorted({a.split for _, a in pairs}):
+        for condition in [c for c in ("text", *(c.value for c in Condition)) if any(a.condition == c for _, a in pairs)]:
+            chosen = [(b, a) for b, a in pairs if a.split == split and a.condition == condition]
+            if not chosen:
+                continue
+            was, now = [b.host for b, _ in chosen], [a.host for _, a in chosen]
+            outcome = [f"{b} -> {a}" for b, a in zip(_cells(was)[1:4], _cells(now)[1:4], strict=True)]
+            cost_was, cost_now = _cost_cells(was), _cost_cells(now)
+            cost = [f"{cost_was[i]} -> {cost_now[i]}" for i in (2, 3, 5)]  # processor time, passes, scored sequences
+            rows.append([split, condition, str(len(chosen)), *outcome, *cost])
+            for b, a in chosen:
+                if (b.host.right, b.host.harmful, b.host.confirm) != (a.host.right, a.host.harmful, a.host.confirm):
+                    changed.append(
+                        f"- {split} {condition} {a.id} {a.said!r}: {b.host.text!r} (right {b.host.right}, confirm"
+                        f" {b.host.confirm}) -> {a.host.text!r} (right {a.host.right}, confirm {a.host.confirm})"
+                    )
+    return "\n".join([*_table(header, rows), "", *(changed or ["(no utterance changed its outcome)"])])
 
 
 def load_records(path: Path) -> list[Record]:
@@ -342,6 +433,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--no-baseline", action="store_true", help="only the Host's pipeline")
     parser.add_argument("--text", action="store_true", help="the said words, no audio: understanding alone")
     parser.add_argument("--report", type=Path, default=None, help="print the tables from a results file and stop")
+    parser.add_argument(
+        "--compare",
+        type=Path,
+        nargs=2,
+        default=None,
+        metavar=("BEFORE", "AFTER"),
+        help="two results files of the same utterances, paired: what changed, and the cost before and after",
+    )
     parser.add_argument("--verbose", action="store_true", help="print every utterance as it goes")
     parser.add_argument("--cold-start", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -351,6 +450,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args.report:
         print(report(load_records(args.report)))
+        return 0
+    if args.compare:
+        print(compare(load_records(args.compare[0]), load_records(args.compare[1])))
         return 0
 
     started = time.perf_counter()

@@ -318,6 +318,7 @@ class SlotScores:
     continuations: tuple[str, ...]
     scores: tuple[float, ...]
     seconds: float
+    sequences: int = 0  # decoder sequences run to score them (each costs about a short decode)
 
     def ranked(self) -> list[tuple[str, float]]:
         """The continuations, best first."""
@@ -581,7 +582,7 @@ class Recognizer:
             row = rows[next(i for i, forced_path in enumerate(forced) if forced_path[: len(path)] == path)]
             logprobs = [float(row[i, tokens[i]]) for i in range(shared, len(tokens))]
             scores.append(sum(logprobs) / len(logprobs))
-        return SlotScores(prefix, tuple(continuations), tuple(scores), time.perf_counter() - started)
+        return SlotScores(prefix, tuple(continuations), tuple(scores), time.perf_counter() - started, len(forced))
 
     def _encoded(self, audio: Audio) -> object:
         """The encoder output for this audio, windowed exactly as `transcribe` made it (so it is the kept one).

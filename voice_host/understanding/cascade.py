@@ -928,6 +928,9 @@ class Recognised:
     seconds: float = 0.0  # recognition and understanding, all passes
     first: Heard | None = None  # what was meant before the check pass (set when a check ran)
     first_seconds: float = 0.0
+    # Processor time of the whole process while the passes ran (every thread: CTranslate2's own too).
+    # On a loaded machine this, not `seconds`, says what the passes cost.
+    processor_seconds: float = 0.0
 
     def _of(self, name: PassName) -> tuple[Transcript, ...]:
         return tuple(transcript for run in self.runs if run.name is name for transcript in run.transcripts)
@@ -1004,6 +1007,7 @@ class RecognitionPasses:
         seated = tuple(seats)
         matcher = self.understander.matcher.with_protected(seated)
         hearing = Hearing(audio, classifier, seated, matcher, time.perf_counter())
+        processor_started = time.process_time()
         for step in self.passes:
             if step.applies(hearing, self.ears):
                 step.run(hearing, self.ears)
@@ -1013,4 +1017,5 @@ class RecognitionPasses:
             time.perf_counter() - hearing.started,
             hearing.unchecked,
             hearing.unchecked_seconds,
+            time.process_time() - processor_started,
         )
