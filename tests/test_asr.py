@@ -6,6 +6,7 @@ import wave
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 
 from models.locate import WhisperModelName
@@ -14,6 +15,9 @@ from voice_host.ears.asr import (
     RecognitionOptions,
     Recognizer,
     Rejection,
+    _covering_paths,
+    _known_logprobs,
+    expansion_plan,
     is_loop,
     is_phantom,
     is_prompt_echo,
@@ -309,6 +313,57 @@ def test_a_whole_command_is_scored_best_among_the_card_s_commands(tiny_recognize
     assert scores.continuations == tuple(candidates)
     ranked = scores.ranked()
     assert ranked[0][0] == " Statements" and ranked[0][1] - ranked[1][1] > 1.0
+
+
+def test_a_closed_set_scored_in_stages_keeps_the_scores_that_decide(tiny_recognizer: Recognizer, render_speech: Render) -> None:
+    # The staged scoring follows only the candidates that can come within keep_within of the best:
+    # the best and those near it score exactly as in one call over the whole trie, the rest -inf.
+    audio = render_speech("Answers Ormerod.")
+    tiny_recognizer.transcribe(audio)
+    names = ("Abel", "Thwaite", "Martha", "Ruddock", "Joel", "Blamire", "Phoebe", "Marsden", "Julius", "Ormerod")
+    candidates = [f" {name}" for name in names]
+    whole = tiny_recognizer.score_continuations(audio, "Answers", candidates)
+    staged = tiny_recognizer.score_continuations(audio, "Answers", candidates, keep_within=1.0)
+    best = max(whole.scores)
+    assert staged.ranked()[0] == pytest.approx(whole.ranked()[0], abs=1e-3)
+    for exact, kept in zip(whole.scores, staged.scores, strict=True):
+        assert kept == pytest.approx(exact, abs=1e-3) if kept != float("-inf") else exact < best - 1.0
+    assert staged.sequences < whole.sequences
+
+
+def test_the_staged_scoring_follows_first_the_candidate_that_promises_most() -> None:
+    # Nothing scored to its end yet: the one whose first tokens promise the highest mean goes first.
+    known = [[-0.4], [-6.0], [-3.0]]
+    assert expansion_plan(known, [2, 2, 3], keep_within=1.0, final=False) == [0]
+    # In the last stage, every candidate still open goes.
+    assert expansion_plan(known, [2, 2, 3], keep_within=1.0, final=True) == [0, 1, 2]
+
+
+def test_the_staged_scoring_leaves_a_candidate_that_cannot_come_close() -> None:
+    # Candidate 0 scored -0.5 in full. Candidate 1 can reach at most -6 / 2 = -3.0: more than 1.0 behind,
+    # left. Candidate 2 can reach -1.2 / 2 = -0.6: still open. Candidate 3 has nothing of its own.
+    known = [[-0.5], [-6.0], [-1.2], []]
+    assert expansion_plan(known, [1, 2, 2, 0], keep_within=1.0, final=True) == [2]
+    # With a wider window (the whole-command pass's), candidate 1 stays open too.
+    assert expansion_plan(known, [1, 2, 2, 0], keep_within=3.2, final=True) == [1, 2]
+    # Every candidate scored: nothing to follow.
+    assert expansion_plan([[-0.5], [-1.0, -2.0]], [1, 2], keep_within=1.0, final=True) == []
+
+
+def test_a_path_inside_another_is_forced_once() -> None:
+    assert _covering_paths([(1,), (1, 2), (3,), (1, 2)]) == [(1, 2), (3,)]
+    assert _covering_paths([(1,), (3, 4)], forced=((1, 2),)) == [(3, 4)]
+
+
+def test_a_candidate_s_tokens_are_read_from_any_path_through_them() -> None:
+    # A 3-step path (5, 6) over a vocabulary of 8: row i is the distribution over token i.
+    rows: npt.NDArray[np.float32] = np.log(np.full((3, 8), 1 / 8, dtype=np.float32))
+    rows[1, 7] = np.log(0.5)
+    paths: dict[tuple[int, ...], npt.NDArray[np.float32]] = {(5, 6): rows}
+    # Candidate (5, 7): its own token 7 comes after the shared 5, read from row 1 of the path through (5,).
+    assert _known_logprobs((5, 7), 1, paths) == pytest.approx([np.log(0.5)])
+    # Candidate (4, 2): no forced path runs through (4,): nothing known of its second token.
+    assert _known_logprobs((4, 2), 0, paths) == pytest.approx([np.log(1 / 8)])
 
 
 def test_each_model_has_its_own_transcription_lock() -> None:

@@ -222,7 +222,12 @@ class ScriptedRecognizer:
         )
 
     def score_continuations(
-        self, audio: object, prefix: str, continuations: Sequence[str], initial_prompt: str | None = None
+        self,
+        audio: object,
+        prefix: str,
+        continuations: Sequence[str],
+        initial_prompt: str | None = None,
+        keep_within: float | None = None,
     ) -> SlotScores:
         self.calls.append(f"closed set: {prefix}")
         scores = tuple(self.fits.get(continuation, -10.0) for continuation in continuations)

@@ -22,7 +22,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from pathlib import Path
@@ -55,6 +55,11 @@ class RecognitionOptions:
     initial_prompt: str | None = None  # the case's vocabulary; never example numbers (they leak)
     hotwords: str | None = None
     max_new_tokens: int = 40  # a table's message is short; this caps hallucination loops on noise
+    # A closed set scored with `keep_within` is scored in stages (the shared prefix, the likeliest
+    # candidate, those still close) only when its trie has at least this many paths: each stage is a
+    # decoder call, and a call costs about one more sequence, so a set of two or three paths
+    # (the exhibits after "Read") is cheaper in one call.
+    staged_scoring_from: int = 4
     # The encoder sees the utterance plus this much silence, not Whisper's whole 30 s window: its cost
     # grows with the window, and 8 s is the least padding that understood the fixtures as well as the
     # full window did (the figures: docs/benchmarks.md, "Voice understanding"). None: the full window.
@@ -316,7 +321,7 @@ class SlotScores:
 
     prefix: str
     continuations: tuple[str, ...]
-    scores: tuple[float, ...]
+    scores: tuple[float, ...]  # -inf: nothing of its own to score, or left unscored (`keep_within`)
     seconds: float
     sequences: int = 0  # decoder sequences run to score them (each costs about a short decode)
 
@@ -334,6 +339,57 @@ def _common_prefix_length(sequences: Sequence[tuple[int, ...]]) -> int:
         if len({tokens[index] for tokens in sequences}) > 1:
             return index
     return shortest
+
+
+def _covering_paths(wanted: Iterable[tuple[int, ...]], forced: Sequence[tuple[int, ...]] = ()) -> list[tuple[int, ...]]:
+    """The fewest paths to force so that every wanted path is run: a path inside another (or inside one
+    already forced) is covered by it."""
+    covering: list[tuple[int, ...]] = []
+    for path in sorted(set(wanted), key=len, reverse=True):
+        if not any(longer[: len(path)] == path for longer in (*covering, *forced)):
+            covering.append(path)
+    return covering
+
+
+def _known_logprobs(tokens: tuple[int, ...], shared: int, rows: dict[tuple[int, ...], npt.NDArray[np.float32]]) -> list[float]:
+    """The log-probabilities of a candidate's own tokens (after the `shared` ones) the forced paths give so far.
+
+    Token i's distribution is row i of any forced path that runs through the candidate's first i
+    tokens; the list stops at the first token no path reaches.
+    """
+    found: list[float] = []
+    for i in range(shared, len(tokens)):
+        row = next((steps for path, steps in rows.items() if len(path) >= i and path[:i] == tokens[:i]), None)
+        if row is None:
+            break
+        found.append(float(row[i, tokens[i]]))
+    return found
+
+
+def expansion_plan(known: Sequence[Sequence[float]], lengths: Sequence[int], keep_within: float, final: bool) -> list[int]:
+    """Which candidates of a closed set to follow to their end next (their indices).
+
+    `known[i]` are candidate i's first token log-probabilities found so far, of `lengths[i]` (0: it
+    has nothing of its own and is never scored). Its mean can be no higher than their sum over its
+    length (no token's log-probability is above 0): one whose bound is more than `keep_within` below
+    the best mean already known can neither be the best nor come within `keep_within` of it, and is
+    not followed. Of the rest, the one that promises most is followed first (its mean is then known,
+    and most others fall away), and when `final` every one still open.
+    """
+    exact = [sum(found) / count for found, count in zip(known, lengths, strict=True) if count and len(found) == count]
+    best = max(exact, default=-math.inf)
+    bounds = [
+        (sum(found) / count, index)
+        for index, (found, count) in enumerate(zip(known, lengths, strict=True))
+        if count and len(found) < count
+    ]
+    still_open = [(bound, index) for bound, index in bounds if bound >= best - keep_within]
+    if not still_open:
+        return []
+    if final:
+        return [index for _, index in still_open]
+    top = max(bound for bound, _ in still_open)
+    return [index for bound, index in still_open if bound == top]
 
 
 def _log_softmax(logits: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
@@ -510,19 +566,32 @@ class Recognizer:
         return replace(transcript, words=words, seconds=time.perf_counter() - started)
 
     def score_continuations(
-        self, audio: Audio, prefix: str, continuations: Sequence[str], initial_prompt: str | None = None
+        self,
+        audio: Audio,
+        prefix: str,
+        continuations: Sequence[str],
+        initial_prompt: str | None = None,
+        keep_within: float | None = None,
     ) -> SlotScores:
         """How well each continuation of `prefix` fits the audio: its mean token log-probability.
 
         A closed set of candidates for one slot ("Read E" + "1" … "16", "Answers" + each name) is
         scored on the encoder output the passes over this audio already made, with no prompt, in
-        one batched decoder call. The candidates' tokens form a trie: Whisper is forced along each
-        path that branches and gives the next token's whole distribution at every node on it, so
-        every candidate's tokens are scored with one sequence per branching path (the sixteen
-        exhibit numbers after "Read E" are single tokens: one sequence for all of them). Only the
-        candidates' own tokens are scored, not the prefix they share; the mean, not the sum, so a
-        longer name is not worse for being longer. With `initial_prompt`, every sequence is conditioned
-        on it as `transcribe` conditions a decode (the previous-text slot before the start of transcript).
+        batched decoder calls. The candidates' tokens form a trie: Whisper is forced along a path
+        and gives the next token's whole distribution at every node on it, so every candidate's
+        tokens are scored with one sequence per branching path (the sixteen exhibit numbers after
+        "Read E" are single tokens: one sequence for all of them). Only the candidates' own tokens
+        are scored, not the prefix they share; the mean, not the sum, so a longer name is not worse
+        for being longer. With `initial_prompt`, every sequence is conditioned on it as `transcribe`
+        conditions a decode (the previous-text slot before the start of transcript).
+
+        Each sequence in a batch costs about as much as the whole of a short one (the decoder attends
+        to its own copy of the encoder output), so with `keep_within` only the candidates that can
+        matter are followed to their end (`expansion_plan`): first the shared prefix alone, which
+        gives every candidate's first token; then the candidate whose first tokens promise most; then
+        every candidate that could still come within `keep_within` of the best mean found. The rest
+        score -inf: they are more than `keep_within` behind the best, which is all a caller comparing
+        the best with the runner-up by a margin of at most `keep_within` needs to know.
         """
         from faster_whisper.tokenizer import Tokenizer
 
@@ -535,54 +604,67 @@ class Recognizer:
         if not full:
             return SlotScores(prefix, (), (), 0.0)
         shared = _common_prefix_length(full)
-        # Every candidate needs the distribution at each of its own tokens: forcing the path up to its
-        # last token gives all of them. A path inside another path is already covered by it.
-        paths = sorted({tokens[: len(tokens) - 1] for tokens in full if len(tokens) > shared}, key=len, reverse=True)
-        forced: list[tuple[int, ...]] = []
-        for path in paths:
-            if not any(longer[: len(path)] == path for longer in forced):
-                forced.append(path)
-        if not forced:
+        own = [len(tokens) - shared for tokens in full]  # 0: the same as another candidate up to its end
+        if not any(own):
             return SlotScores(prefix, tuple(continuations), tuple(-math.inf for _ in full), 0.0)
         context = [tokenizer.sot_prev, *tokenizer.encode(" " + initial_prompt.strip())] if initial_prompt else []
         start = [*context, *tokenizer.sot_sequence, tokenizer.no_timestamps]
-        # CTranslate2 forces a batch's text tokens only as far as the shortest prompt's: every path is
-        # padded to the longest with a full stop (the decoder is causal: what follows a token never
-        # changes the distributions before it).
-        longest = max(len(path) for path in forced)
-        prompts = [start + list(path) + [_PAD_TOKEN] * (longest - len(path)) for path in forced]
-        # Decode exactly one token past the forced ones: CTranslate2 caps the steps at half of
-        # max_length and at max_length less the prompt before <|notimestamps|>.
-        steps = longest + 1
+        rows: dict[tuple[int, ...], npt.NDArray[np.float32]] = {}  # a forced path -> log-softmax of each of its steps
+        sequences = 0
+
+        def force(wanted: Iterable[tuple[int, ...]], encoded: object) -> None:
+            """Force the decoder along each path (one batched call) and keep each step's distribution."""
+            nonlocal sequences
+            forced = _covering_paths(wanted, tuple(rows))
+            if not forced:
+                return
+            # CTranslate2 forces a batch's text tokens only as far as the shortest prompt's: every path
+            # is padded to the longest with a full stop (the decoder is causal: what follows a token
+            # never changes the distributions before it).
+            longest = max(len(path) for path in forced)
+            prompts = [start + list(path) + [_PAD_TOKEN] * (longest - len(path)) for path in forced]
+            # Decode exactly one token past the forced ones: CTranslate2 caps the steps at half of
+            # max_length and at max_length less the prompt before <|notimestamps|>.
+            steps = longest + 1
+            results = model.model.generate(
+                _repeat_batch(encoded, len(forced)),
+                prompts,
+                beam_size=1,
+                max_length=max(2 * steps, steps + len(start) - 1),
+                return_logits_vocab=True,
+                suppress_blank=False,
+                suppress_tokens=[],
+            )
+            sequences += len(forced)
+            # Row i of a path's logits is the distribution over token i of that path (the last row:
+            # the token after it): log-softmax once per row.
+            for path, result in zip(forced, results, strict=True):
+                rows[path] = _log_softmax(np.asarray(result.logits[0], dtype=np.float32))
+
+        def known() -> list[list[float]]:
+            return [_known_logprobs(tokens, shared, rows) for tokens in full]
+
         with _transcribe_lock(self.model):
             model.window_frames = window_frames(len(audio) / SAMPLE_RATE, self.options.window_padding_seconds)
             try:
                 encoded = self._encoded(audio)
-                batch = _repeat_batch(encoded, len(forced))
-                results = model.model.generate(
-                    batch,
-                    prompts,
-                    beam_size=1,
-                    max_length=max(2 * steps, steps + len(start) - 1),
-                    return_logits_vocab=True,
-                    suppress_blank=False,
-                    suppress_tokens=[],
-                )
+                every = [tokens[:-1] for tokens in full if len(tokens) > shared]
+                if keep_within is None or len(_covering_paths(every)) < self.options.staged_scoring_from:
+                    force(every, encoded)
+                else:
+                    force([full[0][:shared]], encoded)
+                    for final in (False, True):
+                        chosen = expansion_plan(known(), own, keep_within, final)
+                        if not chosen:
+                            break
+                        force((full[i][:-1] for i in chosen), encoded)
             finally:
                 model.window_frames = None
-        # Row i of a path's logits is the distribution over token i of that path (the last row: the
-        # token after it): log-softmax once per row.
-        rows = [_log_softmax(np.asarray(result.logits[0], dtype=np.float32)) for result in results]
-        scores = []
-        for tokens in full:
-            if len(tokens) <= shared:
-                scores.append(-math.inf)  # the same as another candidate up to its end: nothing of its own
-                continue
-            path = tokens[:-1]
-            row = rows[next(i for i, forced_path in enumerate(forced) if forced_path[: len(path)] == path)]
-            logprobs = [float(row[i, tokens[i]]) for i in range(shared, len(tokens))]
-            scores.append(sum(logprobs) / len(logprobs))
-        return SlotScores(prefix, tuple(continuations), tuple(scores), time.perf_counter() - started, len(forced))
+        scores = tuple(
+            sum(logprobs) / count if count and len(logprobs) == count else -math.inf
+            for logprobs, count in zip(known(), own, strict=True)
+        )
+        return SlotScores(prefix, tuple(continuations), scores, time.perf_counter() - started, sequences)
 
     def _encoded(self, audio: Audio) -> object:
         """The encoder output for this audio, windowed exactly as `transcribe` made it (so it is the kept one).

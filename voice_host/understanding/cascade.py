@@ -478,7 +478,11 @@ class ClosedSetPass:
 def closed_best(hearing: Hearing, ears: Ears, wanted: ClosedSlot, by: PassName) -> str | None:
     """Score the slot's candidates (one batched pass, recorded as `by`'s run); the best, if it fits and
     stands out, else None."""
-    scores = ears.recognizer.score_continuations(hearing.audio, wanted.prefix, wanted.candidates)
+    # Only the best and whatever comes within the margin of it decide: the rest need not be scored to the end.
+    settings = ears.settings
+    scores = ears.recognizer.score_continuations(
+        hearing.audio, wanted.prefix, wanted.candidates, keep_within=settings.closed_set_margin
+    )
     hearing.runs.append(PassRun(by, (), (scores,)))
     best: dict[int | str, float] = {}
     for value, score in zip(wanted.values, scores.scores, strict=True):
@@ -486,7 +490,6 @@ def closed_best(hearing: Hearing, ears: Ears, wanted: ClosedSlot, by: PassName) 
     ranked = sorted(best.values(), reverse=True)
     # The closed set always picks something: the best must fit (the floor) and stand out from
     # the next best (the margin), or the slot stays as heard.
-    settings = ears.settings
     if ranked[0] < settings.closed_set_floor or ranked[0] - ranked[1] < settings.closed_set_margin:
         return None
     # The candidate that scored best, as said ("Francis" or "Keld": the next slot continues from it).
@@ -763,7 +766,11 @@ class WholeCommandPass:
         # Conditioned on the first pass's prompt, so that the transcript it made and the commands
         # are scored alike (unprompted, a command opening a transcript is unlikely to Whisper).
         scores = ears.recognizer.score_continuations(
-            hearing.audio, "", [*said, f" {own}"] if own else said, initial_prompt=ears.vocabulary.prompt
+            hearing.audio,
+            "",
+            [*said, f" {own}"] if own else said,
+            initial_prompt=ears.vocabulary.prompt,
+            keep_within=ears.settings.whole_command_keep_within,
         )
         hearing.runs.append(PassRun(self.name, (), (scores,)))
         best: dict[str, float] = {}

@@ -87,5 +87,16 @@ class UnderstandingSettings:
     whole_command_over_transcript: float = -1.2
     whole_command_sure: float = 2.0
 
+    @property
+    def whole_command_keep_within(self) -> float:
+        """How far behind the best score a command can be and still change the whole-command pass's outcome.
+
+        The pass compares the best command with the next one (up to `whole_command_sure` apart) only
+        when the best is no more than `-whole_command_over_transcript` behind the transcript's own
+        words: a command further behind the best score of all than the two together can change
+        nothing, so the scorer need not follow it to its end (`Recognizer.score_continuations`).
+        """
+        return max(self.whole_command_margin, self.whole_command_sure) - min(0.0, self.whole_command_over_transcript)
+
 
 DEFAULT_SETTINGS = UnderstandingSettings()
