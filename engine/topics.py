@@ -752,15 +752,25 @@ def topic_indexes(case: Case) -> dict[str, TopicIndex]:
     cached = case.derived.get("topics")
     if isinstance(cached, dict):
         return cached
+    indexes = build_topic_indexes(case)
+    case.derived["topics"] = indexes
+    return indexes
+
+
+def build_topic_indexes(
+    case: Case, keep_cue: Callable[[FileEntry, str], bool] | None = None, *, echo: bool = True
+) -> dict[str, TopicIndex]:
+    """Every suspect's TopicIndex, anew: bench/questions.py weighs the rules with some cues left out (`keep_cue`) or
+    without the lines' own words (`echo`)."""
     cues: dict[str, list[Cue]] = {suspect.key: [] for suspect in case.suspects}
     for entry in case.reveal.entries:
         for text, plain in [*((c, False) for c in entry.cues), *((c, True) for c in entry.plain_cues)]:
             cue_stems = stems(text)
-            if cue_stems:
+            if cue_stems and (keep_cue is None or keep_cue(entry, text)):
                 strength = cue_strength(case, text, plain)
                 person = strength is CueStrength.NAME and names_a_suspect(case, text)
                 cues[entry.suspect].append(Cue(cue_stems, strength, entry, person))
     echoes = line_words(case)
-    indexes = {key: TopicIndex(found, _dead_woman_stems(case, key), echoes[key]) for key, found in cues.items()}
-    case.derived["topics"] = indexes
-    return indexes
+    return {
+        key: TopicIndex(found, _dead_woman_stems(case, key), echoes[key] if echo else None) for key, found in cues.items()
+    }

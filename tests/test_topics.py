@@ -11,7 +11,7 @@ import pytest
 
 from engine.case import Case, EntryKind
 from engine.game import Game
-from engine.topics import CueStrength, cue_strength, line_words, stems, units
+from engine.topics import CueStrength, build_topic_indexes, cue_strength, line_words, stems, units
 from tests.engine_support import suspect_lines
 from voice_host.loop.casefiles import load_bundled_case
 
@@ -317,3 +317,13 @@ def test_an_echo_needs_two_rare_words_and_no_line_as_close() -> None:
     # words the whole house says (the bell, the snow, tonight) weigh little: two of them are not enough
     assert echoes.rarity[stems("bell")[0]] < echoes.rarity[stems("jam")[0]]
     assert echoes.echoed(frozenset(stems("the bell tonight")), lambda _: True) is None
+
+
+def test_the_bench_builds_indexes_without_the_echo_or_with_cues_left_out() -> None:
+    anywhere = lambda _: True  # noqa: E731
+    plate = next(e for e in case().entries_for("joel") if e.topic == "the plate")
+    assert build_topic_indexes(case())["joel"].choose("did you steal jam as a boy?", anywhere) is plate
+    assert build_topic_indexes(case(), echo=False)["joel"].choose("did you steal jam as a boy?", anywhere) is None
+    no_silver = build_topic_indexes(case(), lambda entry, cue: cue != "silver", echo=False)["joel"]
+    assert build_topic_indexes(case(), echo=False)["joel"].choose("where is the silver?", anywhere) is plate
+    assert no_silver.choose("where is the silver?", anywhere) is not plate
