@@ -234,7 +234,8 @@ KNOWN_MISSES = frozenset(
         # "it" stands for the lead-in's second thing: no rule tells which thing a pronoun means (as above)
         "Mr. Keld, your room is right by the back stair. Did you go down it?",
         # no cue of the line: "out in the snow", "which stair ... come down", "which door ... come in by", "careful woman
-        # with her papers", "miss her" (the plain "the parish" reaches the will)
+        # with her papers", "miss her" (the plain "the parish" reaches the will); nor an echo of the line's own words:
+        # fewer than two shared ("come" is not the stem of "came"; "papers" alone; "snow" is no word of his line)
         "Joel, why were you out in the snow at all, and who saw you?",
         "Which stair did you come down by, Reverend?",
         "Reverend, which door did you come in by?",
