@@ -83,7 +83,7 @@ def read_questions(path: Path = QUESTIONS) -> list[Question]:
                 current = heading.group(1)
             elif _SET_END.match(line):
                 current = ""
-            elif not line.startswith("#"):
+            elif not line.startswith("#") and line.strip():  # a blank line is no row
                 rows.append(line)
                 sets.append(current)
     reader = csv.DictReader(rows, delimiter="\t")
