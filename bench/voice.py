@@ -195,7 +195,7 @@ class Bench:
         result = self.pipeline.hear_audio(audio)
         heard = result.heard
         recognised = result.recognised
-        passes = [run.name.value for run in recognised.runs for _ in range(max(1, len(run.transcripts) + len(run.scores)))]
+        passes = [run.name.value for run in recognised.runs for _ in range(max(1, run.decodes + len(run.scores)))]
         return self._outcome(
             fixture,
             heard.message,

@@ -366,6 +366,21 @@ def test_a_candidate_s_tokens_are_read_from_any_path_through_them() -> None:
     assert _known_logprobs((4, 2), 0, paths) == pytest.approx([np.log(1 / 8)])
 
 
+def test_the_beam_s_hypotheses_come_from_the_encoding_already_made(
+    tiny_recognizer: Recognizer, render_speech: Render, encoded_frames: list[int]
+) -> None:
+    # The n-best pass's list: the beam search `transcribe` makes, keeping its runners-up too.
+    audio = render_speech("Read exhibit seven.")
+    first = tiny_recognizer.transcribe(audio, initial_prompt=PROMPT)
+    found = tiny_recognizer.hypotheses(audio, PROMPT, tiny_recognizer.options.beam_size)
+    assert len(encoded_frames) == 1  # one encoding for both
+    assert len(found.transcripts) == tiny_recognizer.options.beam_size
+    assert found.transcripts[0].raw_text == first.raw_text  # the same beam: its best is the transcript
+    assert found.transcripts[0].avg_logprob == pytest.approx(first.avg_logprob, abs=1e-4)
+    assert len({t.raw_text for t in found.transcripts}) == len(found.transcripts)  # each a different reading
+    assert all(t.avg_logprob <= 0.0 and t.initial_prompt == PROMPT for t in found.transcripts)
+
+
 def test_each_model_has_its_own_transcription_lock() -> None:
     # The short path's tiny.en never waits for the whole understanding's decode on base.
     from voice_host.ears.asr import _transcribe_lock

@@ -12,7 +12,7 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import FORM_WORDS, Command, MessageKind
-from voice_host.ears.asr import HeardWord, SlotScores, Transcript
+from voice_host.ears.asr import HeardWord, Hypotheses, Rejection, SlotScores, Transcript
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.cascade import (
     PROMPTED_COMMANDS,
@@ -21,6 +21,8 @@ from voice_host.understanding.cascade import (
     CheckPass,
     FirstPass,
     FocusPass,
+    Hypothesis,
+    NBestPass,
     NearVoicePass,
     PassName,
     RecognitionPass,
@@ -30,11 +32,13 @@ from voice_host.understanding.cascade import (
     SlotPrefixes,
     Vocabulary,
     cascade_for,
+    choose_hypothesis,
     command_prompt,
     lost_addressee_for,
     loudest_speaker_text,
     slot_prefixes_for,
     whole_command_candidates,
+    whole_message,
 )
 from voice_host.understanding.names import SPOKEN_TITLES
 from voice_host.understanding.normalise import CorrectionKind
@@ -189,6 +193,9 @@ class ScriptedRecognizer:
     near: str = ""  # what the near-voice pass hears (the audio it is given is not the utterance's)
     utterance: object = None  # the first audio given: the utterance itself
     fits: dict[str, float] = field(default_factory=dict)  # closed-set scores by continuation (else -10)
+    # The beam's runners-up after the biased transcript (words, mean token log-probability).
+    runners_up: tuple[tuple[str, float], ...] = ()
+    rejected: Rejection | None = None  # what a guard made of the biased transcript
 
     def transcribe(
         self,
@@ -211,14 +218,23 @@ class ScriptedRecognizer:
         else:
             self.calls.append(initial_prompt or None)
             text = self.biased if initial_prompt else self.plain
+        rejected = self.rejected if initial_prompt and audio is self.utterance and not prefix else None
         return Transcript(
-            text=text,
+            text="" if rejected else text,
             raw_text=text,
             avg_logprob=avg_logprob,
             no_speech_prob=0.01,
             seconds=0.0,
             audio_seconds=1.0,
+            rejected=rejected,
             initial_prompt=initial_prompt or None,
+        )
+
+    def hypotheses(self, audio: object, initial_prompt: str | None, count: int) -> Hypotheses:
+        self.calls.append("n-best")
+        said = ((self.biased, self.avg_logprob), *self.runners_up)[:count]
+        return Hypotheses(
+            tuple(Transcript(text, text, logprob, 0.01, 0.0, 1.0, initial_prompt=initial_prompt) for text, logprob in said), 0.01
         )
 
     def score_continuations(
@@ -382,7 +398,7 @@ def test_the_focus_pass_keeps_the_nearest_voice(case: Case, game: Game) -> None:
         loud=(("Okay,", -24.5), ("next,", -19.5), ("read,", -30.9), ("the", -31.0), ("experiment.", -30.8)),
     )
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert recognizer.calls[1:] == ["word levels"] and result.passes == 2
+    assert recognizer.calls[1:] == ["word levels"] and result.passes == 2  # what the focus found was whole
     assert result.heard.message is not None and result.heard.message.command is Command.NEXT
     assert any(c.kind is CorrectionKind.FOCUS for c in result.heard.corrections)
     assert result.focus is not None
@@ -400,7 +416,7 @@ def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) 
     loud = (("Shall", -20.0), ("we", -21.0), ("read", -21.5), ("it", -21.0), ("again?", -22.0))
     recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=loud, avg_logprob=UNSURE)
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
-    assert recognizer.calls[1:] == ["word levels", "near voice"]
+    assert recognizer.calls[1:] == ["word levels", "n-best", "near voice"]
     assert heard.text == "Shall we read it again?" and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
 
@@ -409,20 +425,20 @@ def test_plain_table_talk_costs_no_focus_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("tea?", -40.0)), avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert result.focus is None and "word levels" not in recognizer.calls
-    assert recognizer.calls[1:] == ["near voice"] and result.passes == 2  # nothing to act on: one more listen
+    assert recognizer.calls[1:] == ["n-best", "near voice"] and result.passes == 3  # nothing to act on: one more listen
 
 
 def test_table_talk_whisper_was_sure_of_costs_no_near_voice_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", near="Next.", avg_logprob=math.log(0.95))
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert result.near is None and result.passes == 1
+    assert result.near is None and result.passes == 2  # the first and its n-best list
     assert result.heard.message is not None and result.heard.message.kind is MessageKind.TABLE_TALK
 
 
 def test_the_near_voice_pass_hears_the_player_over_the_room(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Well, we don't know the fire.", "", near="Next, please.", avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert result.near is not None and result.passes == 2
+    assert result.near is not None and result.passes == 3
     assert result.heard.message is not None and result.heard.message.command is Command.NEXT
     assert result.heard.transcript == "Next, please."
     assert any(c.kind is CorrectionKind.FOCUS for c in result.heard.corrections)
@@ -477,6 +493,7 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
         PassName.CLOSED_SET,
         PassName.LOST_CITATION,
         PassName.FOCUS,
+        PassName.NBEST,
         PassName.NEAR_VOICE,
         PassName.ADDRESSEE,
         PassName.WHOLE_COMMAND,
@@ -769,7 +786,98 @@ def test_the_whole_command_candidates_are_the_card_s_free_commands() -> None:
 
 def test_whose_answers_is_a_second_small_closed_set(case: Case, game: Game) -> None:
     heard, calls = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0, " Keld": -1.0})
-    assert calls[1:] == ["closed set: ", "closed set: Answers"]
+    assert calls[1:] == ["n-best", "closed set: ", "closed set: Answers"]
     assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == "keld"
     heard, _ = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0})  # no name stands out
     assert heard.message is None or heard.message.command is not Command.ANSWERS
+
+
+# --- The n-best pass -------------------------------------------------------------------------------
+
+
+def _hypothesis(understander: Understander, game: Game, said: str, logprob: float) -> Hypothesis:
+    return Hypothesis(said, logprob, understander.understand(said, game, recognition=0.9, seats=SEATS))
+
+
+@pytest.mark.parametrize(
+    ("said", "whole"),
+    [
+        ("Keld, where were you at ten?", True),
+        ("Confront Keld with E7.", True),
+        ("Read E7.", True),
+        ("Next.", True),
+        ("Answers Keld.", True),
+        ("We accuse Keld with E3 and E4.", True),
+        ("Where were you at ten?", False),  # a question to no one
+        ("Confront Phoebe with the iron.", False),  # the exhibit lost
+        ("Read the salmon.", False),
+        ("Answers Cobb.", False),  # answers, whose?
+        ("We accuse Keld.", False),  # no exhibits
+        ("Shall we go round the table again?", False),
+    ],
+)
+def test_a_whole_card_message_has_everything_it_needs(understander: Understander, game: Game, said: str, whole: bool) -> None:
+    assert whole_message(understander.understand(said, game, seats=SEATS).message) is whole
+
+
+def test_the_n_best_choice_is_the_best_whole_message_close_behind(understander: Understander, game: Game) -> None:
+    first = _hypothesis(understander, game, "Ass, Marsden, is it true you owed her money?", -0.25)
+    others = [
+        _hypothesis(understander, game, "Ass Marsden, is it true you owed her money?", -0.27),  # still table talk
+        _hypothesis(understander, game, "Ask Marsden, is it true you owed her money?", -0.34),
+        _hypothesis(understander, game, "As Marsden, is it true you owed her money?", -0.30),
+    ]
+    chosen = choose_hypothesis(first, others, behind=0.25)
+    assert chosen is not None and chosen.said.startswith("As Marsden")  # the best scored of the whole ones
+    assert choose_hypothesis(first, others, behind=0.04) is None  # none close enough behind
+
+
+def test_the_n_best_measures_behind_the_best_of_all_not_the_first(understander: Understander, game: Game) -> None:
+    first = _hypothesis(understander, game, "Top agent, did you see anybody?", -0.73)
+    others = [
+        _hypothesis(understander, game, "Top agent, did you see anyone?", -0.40),  # a wider beam found better words
+        _hypothesis(understander, game, "To the agent, did you see anybody?", -0.71),
+    ]
+    assert choose_hypothesis(first, others, behind=0.25) is None
+    assert choose_hypothesis(first, others, behind=0.35) is not None
+
+
+def test_the_n_best_never_chooses_the_first_transcript_s_words_or_a_rejected_one(understander: Understander, game: Game) -> None:
+    first = _hypothesis(understander, game, "Read it well.", -0.36)
+    rejected = Hypothesis("Read E12.", -0.37, understander.understand("Read E12.", game, rejected="low_confidence"))
+    assert choose_hypothesis(first, [first, rejected], behind=0.25) is None
+
+
+def test_the_n_best_pass_takes_a_whole_message_the_beam_had_close_behind(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read it well.", "", runners_up=(("Read it, well.", -0.40), ("Read the twelve.", -0.45)))
+    recognizer.avg_logprob = -0.36
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "n-best" in recognizer.calls
+    heard = result.heard
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (12,)
+    assert CorrectionKind.NBEST in [c.kind for c in heard.corrections]
+    assert heard.transcript == "Read it well."  # what Whisper ranked first stays the transcript
+    assert [run.decodes for run in result.runs if run.name is PassName.NBEST] == [1]  # one beam search
+
+
+def test_table_talk_the_beam_makes_a_question_is_asked_about_first(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer(
+        "Phoebe, one notice how nervous Julius was.", "", runners_up=(("Phoebe, anyone notice how nervous Julius was?", -0.1),)
+    )
+    recognizer.avg_logprob = -0.05
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.costly
+    assert heard.needs_confirmation  # never a question spent on a runner-up
+
+
+def test_a_whole_message_costs_no_n_best_pass(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Keld, where were you at ten?", "Keld, where were you at ten?")
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "n-best" not in recognizer.calls
+
+
+def test_a_rejected_transcript_costs_no_n_best_pass(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Yes, yes, yes, yes.", "", runners_up=(("Yes.", -0.1),), rejected=Rejection.REPETITION)
+    recognizer.avg_logprob = -0.1
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, passes=(FirstPass(), NBestPass())).hear(AUDIO, game, SEATS).heard
+    assert "n-best" not in recognizer.calls and heard.message is None

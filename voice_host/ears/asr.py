@@ -330,6 +330,14 @@ class SlotScores:
         return sorted(zip(self.continuations, self.scores, strict=True), key=lambda pair: pair[1], reverse=True)
 
 
+@dataclass(frozen=True)
+class Hypotheses:
+    """The beam's best transcripts of one utterance, best first (`Recognizer.hypotheses`)."""
+
+    transcripts: tuple[Transcript, ...]
+    seconds: float
+
+
 _PAD_TOKEN = 13  # "." in Whisper's vocabulary
 
 
@@ -500,12 +508,25 @@ class Recognizer:
         if not segments or not raw:
             # Audio went in but Whisper kept nothing: its own no-speech rule dropped every segment.
             return empty(raw, Rejection.NO_SPEECH)
+        return self._judged(segments, seconds, audio_seconds, prompt, hot)
+
+    def _judged(
+        self,
+        segments: tuple[TranscriptSegment, ...],
+        seconds: float,
+        audio_seconds: float,
+        prompt: str | None,
+        hot: str | None,
+    ) -> Transcript:
+        """The decoded segments as a transcript, through the guards (`rejected` says why one failed)."""
+        options = self.options
+        raw = " ".join(segment.text for segment in segments if segment.text).strip()
         tokens = sum(max(segment.tokens, 1) for segment in segments)
         avg_logprob = sum(segment.avg_logprob * max(segment.tokens, 1) for segment in segments) / tokens
         no_speech = max(segment.no_speech_prob for segment in segments)
         compression = max(segment.compression_ratio for segment in segments)
         truncated = any(segment.tokens >= options.max_new_tokens for segment in segments)
-        rejected = self._judge(raw, avg_logprob, no_speech, compression, prompt)
+        rejected = self._judge(raw, avg_logprob, no_speech, compression, prompt) if raw else Rejection.EMPTY
         return Transcript(
             text="" if rejected else raw,
             raw_text=raw,
@@ -520,6 +541,62 @@ class Recognizer:
             hotwords=hot,
             model=options.model.value,
         )
+
+    def hypotheses(self, audio: Audio, initial_prompt: str | None, count: int) -> Hypotheses:
+        """The beam's `count` best transcripts of the utterance, best first, each through the guards.
+
+        The same beam search as `transcribe` (prompt, suppressed tokens, the length cap), at least
+        `count` wide, on the encoder output the passes over this audio already made, asking
+        CTranslate2 for the other finished hypotheses too (faster-whisper keeps only the best). With
+        the options' own beam the first is the transcript `transcribe` gives. Each hypothesis's
+        `avg_logprob` is faster-whisper's (its summed log-probability over its tokens plus one);
+        `Hypotheses.seconds` is the time the one beam search took.
+        """
+        from faster_whisper.tokenizer import Tokenizer
+        from faster_whisper.transcribe import get_compression_ratio, get_suppressed_tokens
+
+        options = self.options
+        prompt = (initial_prompt if initial_prompt is not None else options.initial_prompt) or None
+        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+        audio_seconds = len(audio) / SAMPLE_RATE
+        started = time.perf_counter()
+        if audio_seconds < options.min_audio_seconds or not np.any(audio) or count < 1:
+            return Hypotheses((), 0.0)
+        model = self.model
+        tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=self.options.language)
+        # As faster-whisper builds a segment's prompt (`get_prompt`): the previous text, then the start.
+        previous = tokenizer.encode(" " + prompt.strip())[-(model.max_length // 2 - 1) :] if prompt else []
+        start = [*([tokenizer.sot_prev, *previous] if previous else []), *tokenizer.sot_sequence]
+        if options.without_timestamps:
+            start.append(tokenizer.no_timestamps)
+        with _transcribe_lock(self.model):
+            model.window_frames = window_frames(audio_seconds, options.window_padding_seconds)
+            try:
+                encoded = self._encoded(audio)
+                result = model.model.generate(
+                    encoded,
+                    [start],
+                    beam_size=max(options.beam_size, count),
+                    num_hypotheses=count,
+                    max_length=len(start) + options.max_new_tokens,
+                    return_scores=True,
+                    return_no_speech_prob=True,
+                    suppress_blank=options.suppress_blank,
+                    suppress_tokens=list(get_suppressed_tokens(tokenizer, [-1]) or ()),
+                )[0]
+            finally:
+                model.window_frames = None
+        seconds = time.perf_counter() - started
+        found: list[Transcript] = []
+        for tokens, score in zip(result.sequences_ids, result.scores, strict=True):
+            text = tokenizer.decode(tokens).strip()
+            # CTranslate2's score is the summed log-probability over the length (length penalty 1).
+            avg_logprob = score * len(tokens) / (len(tokens) + 1)
+            segment = TranscriptSegment(
+                text, avg_logprob, float(result.no_speech_prob), get_compression_ratio(text), tuple(tokens)
+            )
+            found.append(self._judged((segment,), 0.0, audio_seconds, prompt, None))
+        return Hypotheses(tuple(found), seconds)
 
     def forget_encoding(self) -> None:
         """Drop the kept encoder output, so the next pass encodes its audio (benchmarks time that)."""

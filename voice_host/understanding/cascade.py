@@ -20,6 +20,10 @@ The passes, in order (with the prompt biasing, the default):
 - focus, when a transcript with the game's words in it gave the Host nothing to act on: the first
   pass's words timed (Whisper's word alignment, no second decode) and only the loudest speaker's
   words kept (the one talking to the laptop, not the room); a repair too;
+- n-best, when what the transcript was taken as is still not a whole card message (table talk, a
+  request to the Host, a command or question that lost its argument): the beam's other hypotheses
+  (one beam search on the encoder output already made) are understood, and the best that is a whole
+  message, close enough behind the best score, is taken as a repair (a costly one is confirmed);
 - near voice, when the transcript still gives the Host nothing to act on and Whisper was not sure of
   it: Whisper again on the audio with every moment quieter than the nearest voice turned down
   (`NearVoiceGate`); a repair too;
@@ -124,6 +128,7 @@ class PassName(Enum):
     LOST_CITATION = "lost_citation"
     ADDRESSEE = "addressee"
     WHOLE_COMMAND = "whole_command"
+    NBEST = "nbest"
     FOCUS = "focus"
     NEAR_VOICE = "near_voice"
     CHECK = "check"
@@ -136,6 +141,13 @@ class PassRun:
     name: PassName
     transcripts: tuple[Transcript, ...]
     scores: tuple[SlotScores, ...] = ()  # a closed set scored on the audio
+
+    @property
+    def decodes(self) -> int:
+        """Whisper's decodes in this run: the n-best pass's hypotheses all come from one beam search."""
+        if self.name is PassName.NBEST:
+            return min(1, len(self.transcripts))
+        return len(self.transcripts)
 
 
 @dataclass
@@ -802,6 +814,91 @@ class WholeCommandPass:
         hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=found.needs_confirmation or close)
 
 
+# --- The n-best pass --------------------------------------------------------------------------------
+
+
+def whole_message(message: Message | None) -> bool:
+    """A card message with everything it needs: a command (read with its exhibit, answers with its
+    suspect), a question put to a suspect, a confrontation citing an exhibit, an accusation with both.
+
+    Table talk, a request to the Host, and a command or question that lost its argument are not.
+    """
+    if message is None:
+        return False
+    if message.kind is MessageKind.COMMAND:
+        if message.command is Command.READ:
+            return bool(message.exhibits)
+        return message.command is not Command.ANSWERS or message.suspect is not None
+    if message.kind is MessageKind.QUESTION:
+        return message.suspect is not None
+    if message.kind in (MessageKind.CONFRONTATION, MessageKind.ACCUSATION):
+        return message.suspect is not None and bool(message.exhibits)
+    return False
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """One of the beam's transcripts, and what it would be taken as."""
+
+    said: str  # Whisper's words
+    avg_logprob: float
+    heard: Heard
+
+
+def choose_hypothesis(first: Hypothesis, others: Sequence[Hypothesis], behind: float) -> Hypothesis | None:
+    """The hypothesis to take instead of the first transcript, or None.
+
+    Only a hypothesis whose understanding is a whole card message (`whole_message`) and that Whisper
+    scored no more than `behind` below the best of all (the first transcript included) qualifies; of
+    those, the one Whisper scored best. Words the first transcript already had are never a new choice.
+    """
+    usable = [h for h in others if h.heard.rejected is None and h.said.strip() != first.said.strip()]
+    best = max([first.avg_logprob, *(h.avg_logprob for h in usable)])
+    whole = [h for h in usable if whole_message(h.heard.message) and h.avg_logprob >= best - behind]
+    return max(whole, key=lambda h: h.avg_logprob, default=None)
+
+
+@dataclass(frozen=True)
+class NBestPass:
+    """The transcript is not a whole card message: did the beam have one close behind it?
+
+    Whisper's beam search finds several transcripts and faster-whisper keeps the best. For a voice
+    Whisper mishears, the words the table said are often a close runner-up ("Ass, Marsden, is it
+    true …" first, "As Marsden, is it true …" 0.05 behind; "Read it well." first, "Read the
+    twelve." behind it). When what the transcript was taken as is not a whole message (table talk, a
+    request to the Host, a command or question that lost its argument), the beam's hypotheses
+    (`nbest_hypotheses`, one beam search on the encoder output already made) are each understood,
+    and the best that is a whole message within `nbest_behind` of the best score is taken
+    (`choose_hypothesis`), as a repair: a costly one (a question, a confrontation) is always asked
+    about first, so table talk the beam turned into a question costs a confirmation, never a question.
+    A transcript a guard rejected (a loop, a phantom, no speech) is left: its runners-up are the same.
+    """
+
+    name: PassName = PassName.NBEST
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        first = hearing.first
+        return first is not None and first.rejected is None and not whole_message(hearing.current.message)
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        heard = hearing.current
+        first = hearing.first_transcript
+        found = ears.recognizer.hypotheses(hearing.audio, ears.vocabulary.prompt, ears.settings.nbest_hypotheses)
+        hearing.runs.append(PassRun(self.name, found.transcripts))
+        weight = ears.settings.repairs.nbest
+        others = [
+            Hypothesis(
+                h.raw_text,
+                h.avg_logprob,
+                hearing.understand(ears, h, repairs=(Correction(CorrectionKind.NBEST, first.raw_text, h.raw_text, weight),)),
+            )
+            for h in found.transcripts
+        ]
+        chosen = choose_hypothesis(Hypothesis(first.raw_text, first.avg_logprob, heard), others, ears.settings.nbest_behind)
+        if chosen is not None:
+            hearing.heard = replace(chosen.heard, transcript=heard.transcript)
+
+
 # --- The focus pass ---------------------------------------------------------------------------------
 
 
@@ -916,6 +1013,7 @@ def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
         ClosedSetPass(),
         LostCitationPass(),
         FocusPass(),
+        NBestPass(),
         NearVoicePass(),
         AddresseePass(),
         WholeCommandPass(),
@@ -984,8 +1082,8 @@ class Recognised:
 
     @property
     def passes(self) -> int:
-        """Whisper's passes over the audio: decodes, word timings and closed-set scorings."""
-        return len(self.transcripts) + len(self.scores)
+        """Whisper's passes over the audio: decodes (one per n-best list), word timings and closed-set scorings."""
+        return sum(run.decodes for run in self.runs) + len(self.scores)
 
     @property
     def recognition_seconds(self) -> float:

@@ -29,6 +29,7 @@ class RepairWeights:
     focus: float = 0.6  # only the nearest voice's words kept (focus and near-voice passes)
     biased_only_name: float = 0.5  # a suspect only the biased pass heard
     whole_command: float = 0.6  # a whole command the closed set heard where the transcript had none
+    nbest: float = 0.7  # another of the beam's hypotheses than the one Whisper ranked first
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,13 @@ class UnderstandingSettings:
     whole_command_margin: float = 1.0
     whole_command_over_transcript: float = -1.2
     whole_command_sure: float = 2.0
+    # N-best pass: when the transcript is not a whole card message, the beam's other hypotheses (this
+    # many, from a beam this wide: at 5 they are mostly the same words punctuated otherwise) are
+    # understood, and the best one that is a whole message is taken when its mean token
+    # log-probability is at most `nbest_behind` below the best hypothesis's. On tune the right ones
+    # were 0.0-0.23 behind (one 0.41); a costly one is always confirmed (a doubtful repair).
+    nbest_hypotheses: int = 10
+    nbest_behind: float = 0.25
 
     @property
     def whole_command_keep_within(self) -> float:

@@ -53,6 +53,7 @@ _DOUBTFUL_REPAIRS = (
     CorrectionKind.REPEAT,
     CorrectionKind.FOCUS,
     CorrectionKind.WHOLE_COMMAND,
+    CorrectionKind.NBEST,
 )
 
 
