@@ -379,6 +379,7 @@ def test_the_beam_s_hypotheses_come_from_the_encoding_already_made(
     assert found.transcripts[0].avg_logprob == pytest.approx(first.avg_logprob, abs=1e-4)
     assert len({t.raw_text for t in found.transcripts}) == len(found.transcripts)  # each a different reading
     assert all(t.avg_logprob <= 0.0 and t.initial_prompt == PROMPT for t in found.transcripts)
+    assert sum(t.seconds for t in found.transcripts) == found.seconds > 0.0  # the one search, counted once
 
 
 def test_each_model_has_its_own_transcription_lock() -> None:

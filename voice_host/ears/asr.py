@@ -595,7 +595,8 @@ class Recognizer:
             segment = TranscriptSegment(
                 text, avg_logprob, float(result.no_speech_prob), get_compression_ratio(text), tuple(tokens)
             )
-            found.append(self._judged((segment,), 0.0, audio_seconds, prompt, None))
+            # The beam search's time goes with the first, so the transcripts' seconds add up to it.
+            found.append(self._judged((segment,), 0.0 if found else seconds, audio_seconds, prompt, None))
         return Hypotheses(tuple(found), seconds)
 
     def forget_encoding(self) -> None:
