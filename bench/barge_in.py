@@ -89,6 +89,9 @@ class Short:
     scores: Any  # ShortWordScores
     word: Any  # ShortWord | None: what the short path took it as
     cpu_seconds: float  # processor time of the scoring, every thread (near its wall time on an idle machine)
+    # The scorings before it in the same pause (the last stretch's, before the whole utterance's), wall and processor.
+    before_seconds: float = 0.0
+    before_cpu_seconds: float = 0.0
 
 
 class Ears:
@@ -103,6 +106,7 @@ class Ears:
         full: bool = True,
         tail_seconds: float = TAIL_SECONDS,
         gate_db: float | None = GATE_DB,
+        second: Any = None,
     ) -> None:
         from voice_host.ears.echo import EchoCanceller, FarEnd, SpeexFrames, WebRtcFrames
         from voice_host.ears.vad import SileroVad
@@ -119,11 +123,12 @@ class Ears:
             self.echo = EchoCanceller(speex, speex.linear_output(), gate_db=gate_db)
         self.complete = barge_turn  # the app's text signal (voice_host/screen/voice.py)
         self.scorer = scorer
+        self.second = second  # the second opinion on "stop" (Whisper base), or None
         self.full = full  # the whole understanding too (off: only the short path is measured)
 
     def hear(self, mic: Audio, played: Audio) -> tuple[list[Heard], list[Short]]:
         from voice_host.cli.hear import fresh_game
-        from voice_host.loop.barge_in import BargeWords, ShortPath, barge_words
+        from voice_host.loop.barge_in import BargeWords, barge_words
         from voice_host.loop.listener import FeedOnlySource, InlineExecutor, Listener, ShortHeard, Utterance
         from voice_host.loop.session import is_repeat_request
 
@@ -132,7 +137,6 @@ class Ears:
         shorts: list[Short] = []
         timings: list[float] = []
         game = fresh_game(self.case)
-        rule = ShortPath()
 
         def understand(audio: Audio) -> Any:
             if not self.full:
@@ -155,21 +159,28 @@ class Ears:
                       heard.usable, words is BargeWords.SILENCE, words is not BargeWords.OTHER)
             )  # fmt: skip
 
-        def score(audio: Audio) -> Any:
+        def score(audio: Audio, scorer: Any = None) -> Any:
             cpu = time.process_time()
-            scores = self.scorer.score(audio)
+            scores = (scorer or self.scorer).score(audio)
             cpu = time.process_time() - cpu
             segmenter = listener.collector.segmenter
-            shorts.append(Short(now[0], now[0] - segmenter.silence_run, scores, rule.verdict(scores), cpu))
+            short = Short(now[0], now[0] - segmenter.silence_run, scores, None, cpu)
+            if shorts and shorts[-1].asked == short.asked:  # the whole utterance, after its last stretch
+                short.before_seconds = shorts[-1].before_seconds + shorts[-1].scores.seconds
+                short.before_cpu_seconds = shorts[-1].before_cpu_seconds + shorts[-1].cpu_seconds
+            shorts.append(short)
             return scores
 
         def took(heard: ShortHeard) -> None:
-            pass  # every scoring is in `shorts`, with its verdict
+            for short in shorts:
+                if short.scores is heard.scores:
+                    short.word = heard.word
 
         listener: Listener[Any] = Listener(
             FeedOnlySource(), self.vad, understand, deliver, executor=InlineExecutor(), clock=lambda: now[0],
             turn_complete=self.complete, echo=self.echo, far_end=self.far_end,
             short_words=score if self.scorer is not None else None, on_short_word=took,
+            second_opinion=(lambda audio: score(audio, self.second)) if self.second is not None else None,
         )  # fmt: skip
         listener.begin_speaking()
         for at in range(0, len(mic) - BLOCK_SAMPLES + 1, BLOCK_SAMPLES):
@@ -251,6 +262,7 @@ def main() -> None:
     parser.add_argument("--no-short", action="store_true", help="without the short path (the whole understanding only)")
     parser.add_argument("--model", choices=("tiny.en", "base"), default="tiny.en", help="the short path's Whisper")
     parser.add_argument("--padding", type=float, default=1.0, help="the short path's encoder window: the utterance plus this")
+    parser.add_argument("--no-second", action="store_true", help="no second opinion on 'stop' (Whisper base)")
     parser.add_argument("--short-only", action="store_true", help="no whole understanding (quicker, to shape the short path)")
     parser.add_argument("--scores", action="store_true", help="print every short-path score (to shape thresholds, tune only)")
     parser.add_argument("--tail", type=float, default=TAIL_SECONDS, help="speex's filter length, seconds")
@@ -265,7 +277,7 @@ def main() -> None:
     from models.locate import WhisperModelName
     from voice_host.cli.hear import HearPipeline
     from voice_host.ears.asr import RecognitionOptions
-    from voice_host.ears.short_words import ShortWord, ShortWordScorer
+    from voice_host.ears.short_words import ShortWord, ShortWordScorer, second_opinion_scorer
     from voice_host.loop.casefiles import load_bundled_case
     from voice_host.mouth.tts import Synthesizer, default_voice_map
 
@@ -275,6 +287,7 @@ def main() -> None:
     if not args.no_short:
         options = RecognitionOptions(model=WhisperModelName(args.model), window_padding_seconds=args.padding)
         scorer = ShortWordScorer(options)
+    second = None if args.no_short or args.no_second else second_opinion_scorer()
     host_voices = default_voice_map(tuple(s.key for s in case.suspects))
     import onnxruntime
 
@@ -299,7 +312,7 @@ def main() -> None:
         at = int(rng.integers(int((WARM_SECONDS + 2) * SAMPLE_RATE), length - len(voice) - SAMPLE_RATE))
         mic = echo.copy()
         mic[at : at + len(voice)] += voice
-        ears = Ears(pipeline, case, args.detector, scorer, not args.short_only, args.tail, gate_db)
+        ears = Ears(pipeline, case, args.detector, scorer, not args.short_only, args.tail, gate_db, second)
         heard, shorts = ears.hear(mic.astype(np.float32), played)
         return (
             heard,
@@ -328,9 +341,10 @@ def main() -> None:
         wrong = [s for s in shorts if s.word is not None and s not in taken]
         if taken:
             first = taken[0]
-            lag, pause, recognition = first.pause_began - word_over, first.asked - first.pause_began, first.scores.seconds
+            lag, pause = first.pause_began - word_over, first.asked - first.pause_began
+            recognition = first.before_seconds + first.scores.seconds
             barge = lag + pause + recognition + SPEAKER_BLOCK_SECONDS
-            parts.append((lag, pause, recognition, first.cpu_seconds))
+            parts.append((lag, pause, recognition, first.before_cpu_seconds + first.cpu_seconds))
             how = f"short path {shown(first)}: lag {lag:.2f} + pause {pause:.2f} + recognition {recognition:.2f} s"
         elif stops:
             first_stop = stops[0]
@@ -371,6 +385,7 @@ def main() -> None:
     command += f" --detector {args.detector} --tail {args.tail:g}"
     command += " --no-gate" if gate_db is None else f" --gate-db {gate_db:g}"
     command += " --no-short" if args.no_short else f" --model {args.model} --padding {args.padding:g}"
+    command += " --no-second" if args.no_second and not args.no_short else ""
     command += " --short-only" if args.short_only else ""
     print(f"`{command}" + (" --no-night" if args.no_night else f" --nights {args.nights}") + "`\n")
     if args.trials:
@@ -410,7 +425,7 @@ def main() -> None:
         for night in range(args.nights):
             path = echo_path(f"night-{night}")
             echo = path.apply(played)
-            ears = Ears(pipeline, case, args.detector, scorer, True, args.tail, gate_db)
+            ears = Ears(pipeline, case, args.detector, scorer, True, args.tail, gate_db, second)
             started = time.perf_counter()
             heard, shorts = ears.hear(echo, played)
             seconds = time.perf_counter() - started

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 
@@ -132,6 +133,36 @@ def test_a_short_word_that_stands_out_is_acted_on() -> None:
 
 def test_a_short_word_that_fits_badly_is_not_acted_on() -> None:
     assert SHORT.verdict(scores(stop=-2.5, repeat=-5.0, next=-5.0, skip=-6.0)) is None  # under the floor
+
+
+def test_a_phrase_with_a_pause_inside_is_scored_whole_too_when_short() -> None:
+    long_phrases = replace(SHORT, max_phrase_seconds=1.5)
+    assert long_phrases.score_whole_too(utterance_speech_seconds=1.1, stretch_speech_seconds=0.4)  # "Stop, ... please."
+    assert not long_phrases.score_whole_too(utterance_speech_seconds=0.4, stretch_speech_seconds=0.4)  # one stretch
+    assert not long_phrases.score_whole_too(utterance_speech_seconds=1.8, stretch_speech_seconds=0.4)  # table talk
+
+
+def test_from_a_whole_utterance_only_a_phrase_of_more_than_one_word_is_taken() -> None:
+    clear = {ShortWord.STOP: -0.8, ShortWord.REPEAT: -4.0, ShortWord.NEXT: -5.0, ShortWord.SKIP: -6.0}
+    phrases = {word: word.value for word in clear}
+    said_with_a_pause = ShortWordScores(clear, phrases | {ShortWord.STOP: "Stop, please."}, seconds=0.05, audio_seconds=1.4)
+    assert SHORT.verdict(said_with_a_pause, whole=True) is ShortWord.STOP
+    # "Thwaite's answers, please." whole, fitting "Wait.": the last stretch alone would have had to be a stop word.
+    one_word = ShortWordScores(clear, phrases | {ShortWord.STOP: "Wait."}, seconds=0.05, audio_seconds=1.8)
+    assert SHORT.verdict(one_word, whole=True) is None
+    assert SHORT.verdict(one_word) is ShortWord.STOP
+    assert SHORT.verdict(replace(said_with_a_pause, best=clear | {ShortWord.STOP: -2.5}), whole=True) is None  # the floor
+
+
+def test_a_stop_ranked_first_but_under_the_floor_asks_for_a_second_opinion() -> None:
+    rule = replace(SHORT, second_opinion_from=-5.0, second_stop_floor=-4.0)
+    assert rule.wants_second_opinion(scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0))
+    assert not rule.wants_second_opinion(scores(stop=-5.5, repeat=-6.0, next=-7.0, skip=-7.0))  # too far from a stop
+    assert not rule.wants_second_opinion(scores(stop=-3.5, repeat=-6.0, next=-3.0, skip=-7.0))  # next ranks first
+    assert not rule.wants_second_opinion(scores(stop=-0.5, repeat=-6.0, next=-5.5, skip=-7.0))  # already taken
+    assert rule.second_verdict(scores(stop=-1.0)) is ShortWord.STOP
+    assert rule.second_verdict(scores(stop=-4.5)) is None
+    assert rule.second_verdict(scores()) is None
 
 
 def test_two_short_words_that_fit_alike_are_not_acted_on() -> None:

@@ -940,7 +940,10 @@ class ManualExecutor(InlineExecutor):
             future.set_result(fn(*args))
 
 
-SHORT_SETTINGS = replace(SETTINGS, short_path=ShortPath(pause_seconds=0.1, max_speech_seconds=0.6, stop_floor=-1.0, margin=1.0))
+SHORT_SETTINGS = replace(
+    SETTINGS,
+    short_path=ShortPath(pause_seconds=0.1, max_speech_seconds=0.6, max_phrase_seconds=0.8, stop_floor=-1.0, margin=1.0),
+)
 
 
 def short_harness(executor: Executor | None = None) -> tuple[Harness, FarEnd, Clock, list[ShortHeard]]:
@@ -1021,12 +1024,82 @@ def test_a_stop_after_a_pause_in_a_longer_utterance_is_scored_on_its_own_stretch
     assert 0.5 not in scored[-1] and 0.6 in scored[-1]
 
 
+def stop_please(audio: Audio) -> ShortWordScores:
+    """Speech at 0.6 then 0.7 is "Stop, ... please." (a clear phrase only whole); any one stretch fits nothing."""
+    whole = bool(np.any(audio == np.float32(0.6))) and bool(np.any(audio == np.float32(0.7)))
+    best = {ShortWord.STOP: -0.3 if whole else -6.0, ShortWord.REPEAT: -5.0, ShortWord.NEXT: -5.0, ShortWord.SKIP: -7.0}
+    phrases = {word: word.value for word in best} | {ShortWord.STOP: "Stop, please."}
+    return ShortWordScores(best, phrases, seconds=0.01, audio_seconds=len(audio) / RATE)
+
+
+def test_a_phrase_with_a_pause_inside_is_taken_whole_when_its_stretches_are_not() -> None:
+    h, far_end, clock, taken = short_harness()
+    scored: list[Audio] = []
+
+    def record(audio: Audio) -> ShortWordScores:
+        scored.append(audio)
+        return stop_please(audio)
+
+    h.listener.short_words = record
+    over_quiet_host(h, far_end, clock, speech(0.6, 6) + silence(3) + speech(0.7, 4) + silence(3))
+    assert [t.word for t in taken] == [ShortWord.STOP]
+    assert taken[0].scores.phrase[ShortWord.STOP] == "Stop, please."
+    assert 0.6 not in scored[-2] and 0.7 in scored[-2]  # the last stretch first, then the whole
+    over_quiet_host(h, far_end, clock, silence(20))
+    assert h.utterances == []
+
+
+def test_a_long_utterance_is_not_scored_whole() -> None:
+    h, far_end, clock, taken = short_harness()
+    scored: list[Audio] = []
+
+    def record(audio: Audio) -> ShortWordScores:
+        scored.append(audio)
+        return stop_please(audio)
+
+    h.listener.short_words = record
+    # 0.8 s of speech, a pause, then "please.": over SHORT_SETTINGS' 0.6 s phrase limit.
+    over_quiet_host(h, far_end, clock, speech(0.6, 16) + silence(3) + speech(0.7, 4) + silence(3))
+    assert taken == [] and all(0.6 not in audio for audio in scored)
+
+
+def clipped_stop(audio: Audio) -> ShortWordScores:
+    """Speech at 0.8 is a clipped "Stop" (tiny.en ranks stop first, under the floor); anything else fits nothing."""
+    stop = -3.5 if bool(np.any(audio == np.float32(0.8))) else -6.0
+    best = {ShortWord.STOP: stop, ShortWord.REPEAT: -6.5, ShortWord.NEXT: -6.5, ShortWord.SKIP: -7.0}
+    return ShortWordScores(best, {word: word.value for word in best}, seconds=0.01, audio_seconds=len(audio) / RATE)
+
+
+def first_word_stop(audio: Audio) -> ShortWordScores:
+    """The second opinion: the first word is clearly "stop"."""
+    return ShortWordScores({ShortWord.STOP: -0.5}, {ShortWord.STOP: "Stop"}, seconds=0.01, audio_seconds=len(audio) / RATE)
+
+
+@pytest.mark.parametrize("second", [True, False])
+def test_a_stop_under_the_floor_is_taken_on_a_second_opinion(second: bool) -> None:
+    h, far_end, clock, taken = short_harness()
+    asked: list[Audio] = []
+
+    def opinion(audio: Audio) -> ShortWordScores:
+        asked.append(audio)
+        return first_word_stop(audio)
+
+    h.listener.short_words = clipped_stop
+    h.listener.second_opinion = opinion if second else None
+    over_quiet_host(h, far_end, clock, speech(0.8, 6) + silence(3) + speech(0.5, 6) + silence(3))
+    if second:
+        assert [t.word for t in taken] == [ShortWord.STOP] and len(asked) == 1  # only the clipped stop was asked about
+        assert taken[0].scores.phrase[ShortWord.STOP] == "Stop"
+    else:
+        assert taken == []
+
+
 def test_the_early_understanding_waits_for_the_short_words_verdict() -> None:
     # On 2 cores the two would slow each other down: the stop word's verdict comes first.
     executor = ManualExecutor()
     h, far_end, clock, taken = short_harness(executor)
     over_quiet_host(h, far_end, clock, speech(0.5, 6) + silence(5))  # 0.25 s of pause: both are due
-    assert [fn for _, fn, _ in executor.waiting] == [fake_short_words]
+    assert len(executor.waiting) == 1 and executor.waiting[0][1] is not h.understand  # the short words' scoring
     executor.run_all()  # not a short word
     over_quiet_host(h, far_end, clock, silence(1))
     assert [fn for _, fn, _ in executor.waiting] == [h.understand]

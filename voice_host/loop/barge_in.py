@@ -147,10 +147,20 @@ class ShortPath:
 
     pause_seconds: float = 0.09  # a pause this long (three 32 ms blocks) after a short stretch has it scored
     max_speech_seconds: float = 1.2  # a longer stretch is never a short word: the whole understanding hears it
+    # A phrase said with a pause inside ("Stop, ... please.") is scored whole too, when the stretch alone
+    # is not taken and the utterance is no longer than this: its last stretch alone ("please") fits no
+    # phrase (tune: the espeak voices' "Stop," is heard as "So", their "Stop, please." whole at -2.1 to -3.0).
+    max_phrase_seconds: float = 1.5
     tail_seconds: float = 0.3  # as `BargeIn.tail_seconds`: the Host's voice outlasts its last sample
     stop_floor: float = -3.0  # "stop" is taken when its mean token log-probability reaches this
     command_floor: float = -2.0  # repeat, next and skip must reach this
     margin: float = 1.5  # ... and the best kind must beat every other kind by this much
+    # The second opinion (voice_host/ears/short_words.py `second_opinion_scorer`): asked when "stop" ranks
+    # first at this or better but under `stop_floor` (tune: the stop words tiny.en missed scored -3.5 to
+    # -4.2), and taken when Whisper base gives the first word "stop" this log-probability or better
+    # (tune: -0.3 to -3.8 on the stop words; other words said over the Host -6.4 and under).
+    second_opinion_from: float = -5.0
+    second_stop_floor: float = -4.0
 
     def host_talking(self, host: HostTalk | None, now: float) -> bool:
         return host is not None and (host.stopped_at is None or now < host.stopped_at + self.tail_seconds)
@@ -161,13 +171,36 @@ class ShortPath:
             return False
         return 0 < speech_seconds <= self.max_speech_seconds + 1e-9 and pause_seconds + 1e-9 >= self.pause_seconds
 
-    def verdict(self, scores: ShortWordScores) -> ShortWord | None:
-        """The short word to act on, or None when no kind stands out clearly."""
+    def wants_second_opinion(self, scores: ShortWordScores) -> bool:
+        """tiny.en ranks "stop" first, near its floor, but not clearly enough to act on."""
+        ranked = scores.ranked()
+        if not ranked or ranked[0][0] is not ShortWord.STOP or self.verdict(scores) is not None:
+            return False
+        return ranked[0][1] >= self.second_opinion_from
+
+    def second_verdict(self, second: ShortWordScores) -> ShortWord | None:
+        """The second opinion's word: "stop" when the second model's first word is "stop" clearly enough."""
+        return ShortWord.STOP if second.best.get(ShortWord.STOP, -math.inf) >= self.second_stop_floor else None
+
+    def score_whole_too(self, utterance_speech_seconds: float, stretch_speech_seconds: float) -> bool:
+        """Score the whole utterance as well as its last stretch: it has more than that stretch, and is short."""
+        longer = utterance_speech_seconds > stretch_speech_seconds + 1e-9
+        return longer and utterance_speech_seconds <= self.max_phrase_seconds + 1e-9
+
+    def verdict(self, scores: ShortWordScores, whole: bool = False) -> ShortWord | None:
+        """The short word to act on, or None when no kind stands out clearly.
+
+        `whole`: the scores are of a whole utterance with a pause inside, scored for a phrase said with
+        a pause; a one-word phrase fitting it ("Thwaite's answers" as "Wait.") is the last stretch's to
+        find, so only a phrase of more than one word ("Stop, please.", "Hold on.") is taken from it.
+        """
         ranked = scores.ranked()
         if not ranked:
             return None
         (word, top), runner_up = ranked[0], (ranked[1][1] if len(ranked) > 1 else -math.inf)
         floor = self.stop_floor if word is ShortWord.STOP else self.command_floor
         if top < floor or top - runner_up < self.margin:
+            return None
+        if whole and len(scores.phrase.get(word, "").split()) < 2:
             return None
         return word

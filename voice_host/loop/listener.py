@@ -166,12 +166,14 @@ class Listener(Generic[T]):
         far_end: FarEnd | None = None,
         short_words: Callable[[Audio], ShortWordScores] | None = None,
         on_short_word: Callable[[ShortHeard], None] | None = None,
+        second_opinion: Callable[[Audio], ShortWordScores] | None = None,
     ) -> None:
         """`turn_complete` is the text signal (what the words say about the turn, a `TurnText`):
         without it every turn waits out the hangover ceiling.
         `echo` and `far_end` together keep the microphone open while the Host speaks. `short_words`
         scores a short utterance over the Host as a stop, repeat, next or skip word (the short path,
-        `ShortPath`); one it takes goes to `on_short_word` at once, and nowhere else."""
+        `ShortPath`); one it takes goes to `on_short_word` at once, and nowhere else. `second_opinion`
+        scores a stretch the first scoring ranked "stop" but could not take (`ShortPath.wants_second_opinion`)."""
         self.source = source
         self.echo = echo if far_end is not None else None
         self.far_end = far_end if echo is not None else None
@@ -186,6 +188,7 @@ class Listener(Generic[T]):
         self.executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="understand")
         self.short_words = short_words if on_short_word is not None else None
         self.on_short_word = on_short_word
+        self.second_opinion = second_opinion
         # Its own worker, so a stop word never queues behind the understanding of earlier words.
         self.short_executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="short words")
         self.clock = clock
@@ -214,7 +217,8 @@ class Listener(Generic[T]):
         # latest pause long enough to be scored ("Wait." after a murmur that Silero joined to it).
         self._stretch_from = 0.0
         self._short_taken: int | None = None  # the pause whose words the short path took
-        self._short_future: Future[ShortWordScores] | None = None  # the current pause's scoring
+        # The current pause's scoring: the scores it acted on (or the last stretch's) and its verdict.
+        self._short_future: Future[tuple[ShortWordScores, ShortWord | None]] | None = None
         self._early_held: Audio | None = None  # the early understanding, waiting for that scoring
 
     # --- controls (any thread) ---
@@ -411,19 +415,37 @@ class Listener(Generic[T]):
         assert host is not None  # should_score: the Host is talking
         audio = audio if audio is not None else self.collector.so_far()
         began_at = self._began_at if self._began_at is not None else now - segmenter.utterance_seconds
+        rule, whole = self.settings.short_path, None
         if self._stretch_from > 0:  # the latest stretch only, with a little of the pause before it
+            if rule.score_whole_too(segmenter.utterance_seconds - segmenter.silence_run, speech):
+                whole = audio  # "Stop, ... please.": the phrase whole, should the stretch not be taken
             lead = self.settings.segmenter.pre_roll_seconds
             audio = audio[-round((segmenter.utterance_seconds - self._stretch_from + lead) * self.source.sample_rate) :]
             began_at = now - (segmenter.utterance_seconds - self._stretch_from)
         ended_at, pause = now - segmenter.silence_run, self._pause_id
+        score, second_opinion = self.short_words, self.second_opinion
 
-        def decide(done: Future[ShortWordScores]) -> None:
+        def scored() -> tuple[ShortWordScores, ShortWord | None]:
+            scores = score(audio)
+            word = rule.verdict(scores)
+            if word is None and whole is not None:
+                whole_scores = score(whole)
+                whole_word = rule.verdict(whole_scores, whole=True)
+                if whole_word is not None:
+                    return whole_scores, whole_word
+            if word is None and second_opinion is not None and rule.wants_second_opinion(scores):
+                second = second_opinion(audio)
+                second_word = rule.second_verdict(second)
+                if second_word is not None:
+                    return second, second_word
+            return scores, word
+
+        def decide(done: Future[tuple[ShortWordScores, ShortWord | None]]) -> None:
             try:
-                scores = done.result()
+                scores, word = done.result()
             except Exception:  # the whole understanding still hears the utterance
                 log.exception("the short words could not be scored")
                 return
-            word = self.settings.short_path.verdict(scores)
             log.debug("short words %s in %.2f s: %s", [(w.value, round(s, 2)) for w, s in scores.ranked()], scores.seconds, word)
             if word is None or self.on_short_word is None:
                 return
@@ -433,7 +455,7 @@ class Listener(Generic[T]):
                 self._short_taken = pause
             self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
 
-        self._short_future = self.short_executor.submit(self.short_words, audio)
+        self._short_future = self.short_executor.submit(scored)
         self._short_future.add_done_callback(decide)
 
     def _next_pause(self) -> None:

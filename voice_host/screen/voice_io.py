@@ -171,9 +171,9 @@ def open_voice(
             echo = EchoCanceller()
         except EchoUnavailableError as error:
             log.warning("%s; the microphone is shut while the Host speaks", error)
-    short_words, took_short_word = None, None
+    short_words, took_short_word, second_opinion = None, None, None
     if echo is not None and on_short_word is not None:
-        short_words, took_short_word = _short_path(voice, on_short_word)
+        short_words, took_short_word, second_opinion = _short_path(voice, on_short_word)
     try:
         ears: Listener[T] = Listener(
             Capture(device=input_device),
@@ -186,6 +186,7 @@ def open_voice(
             far_end=far_end if echo is not None else None,
             short_words=short_words,
             on_short_word=took_short_word,
+            second_opinion=second_opinion,
         )
         ears.start()
         io.listener = ears
@@ -208,21 +209,29 @@ def open_voice(
     return io
 
 
+Scoring = Callable[[Audio], ShortWordScores]
+
+
 def _short_path(
     voice: HostVoice | None, on_short_word: Callable[[ShortHeard], object]
-) -> tuple[Callable[[Audio], ShortWordScores] | None, Callable[[ShortHeard], None] | None]:
-    """The short path's scorer (its own small Whisper), and what a short word taken does: the Host stops
-    at once, on the listener's thread (every short word stops it first), then the screen is told."""
+) -> tuple[Scoring | None, Callable[[ShortHeard], None] | None, Scoring | None]:
+    """The short path's scorer (its own small Whisper), what a short word taken does (the Host stops at
+    once, on the listener's thread, then the screen is told), and the second opinion on "stop" (its own
+    Whisper base; without it the short path goes on with tiny.en alone)."""
     from models.locate import ModelError
-    from voice_host.ears.short_words import ShortWordScorer
+    from voice_host.ears.short_words import ShortWordScorer, second_opinion_scorer
 
     try:
         scorer = ShortWordScorer()
     except ModelError as error:
         log.warning("%s; stop words over the Host go through the whole understanding", error)
-        return None, None
-
-    return scorer.score, stop_first(voice, on_short_word)
+        return None, None, None
+    second: Scoring | None = None
+    try:
+        second = second_opinion_scorer().score
+    except ModelError as error:
+        log.warning("%s; no second opinion on stop words over the Host", error)
+    return scorer.score, stop_first(voice, on_short_word), second
 
 
 def stop_first(voice: HostVoice | None, on_short_word: Callable[[ShortHeard], object]) -> Callable[[ShortHeard], None]:
