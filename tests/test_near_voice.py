@@ -50,3 +50,13 @@ def test_empty_and_short_audio_pass_through() -> None:
     assert len(NearVoiceGate().apply(np.zeros(0, np.float32))) == 0
     short = np.full(100, 0.1, np.float32)  # shorter than one frame
     assert len(NearVoiceGate().apply(short)) == 100
+
+
+def test_the_gaps_level_tells_another_voice_from_silence() -> None:
+    near = _noise(1.0, -20.0, 7)
+    room = NearVoiceGate().gap_level_db(np.concatenate([near, _noise(1.0, -35.0, 8)]))
+    alone = NearVoiceGate().gap_level_db(np.concatenate([near, _noise(1.0, -90.0, 9)]))
+    assert -17.0 < room < -13.0  # the other voice, 15 dB under the player
+    assert alone < -60.0
+    # Nothing the gate would turn down: no gaps at all.
+    assert NearVoiceGate().gap_level_db(near) == float("-inf")

@@ -273,7 +273,16 @@ def passes_for(
 WITH_SLOT_PASS = (FirstPass(), SlotPass(), FocusPass(), NearVoicePass(), CheckPass())
 
 
-AUDIO = np.zeros(16_000, dtype=np.float32)
+def _talk(seconds: float, level_db: float, seed: int) -> np.ndarray:
+    noise = np.random.default_rng(seed).standard_normal(int(seconds * 16_000))
+    return (noise * 10 ** (level_db / 20)).astype(np.float32)
+
+
+# A second of a player at -20 dB with the room's talk 15 dB under it: the near-voice gate has a voice
+# to take out (the scripted passes hear only which audio they are given, not what is in it).
+AUDIO = np.concatenate([_talk(0.5, -20.0, 1), _talk(0.5, -35.0, 2)])
+# The player alone: the gaps are silence, nothing for the gate to take out.
+ALONE = np.concatenate([_talk(0.5, -20.0, 1), _talk(0.5, -100.0, 2)])
 UNSURE = math.log(0.6)  # below the near-voice pass's bar: Whisper was not sure of what it heard
 
 
@@ -449,6 +458,14 @@ def test_what_the_near_voice_pass_finds_is_confirmed_before_spending(case: Case,
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
     assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.costly
     assert heard.needs_confirmation
+
+
+def test_an_unsure_transcript_of_a_voice_alone_costs_no_near_voice_pass(case: Case, game: Game) -> None:
+    # The same unusable, unsure transcript as above; the gaps are silence, so the gate would only hear
+    # the same voice again.
+    recognizer = ScriptedRecognizer("Well, we don't know the fire.", "", near="Next, please.", avg_logprob=UNSURE)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(ALONE, game, SEATS)
+    assert result.near is None and "near voice" not in recognizer.calls
 
 
 def test_a_usable_message_costs_no_near_voice_pass(case: Case, game: Game) -> None:

@@ -12,6 +12,7 @@ noise, not talk.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -51,6 +52,20 @@ class NearVoiceGate:
             return np.zeros(0, dtype=bool)
         loudest = float(np.percentile(levels, self.loudest_percentile))
         return levels >= loudest - self.within_db
+
+    def gap_level_db(self, audio: Audio) -> float:
+        """How loud what the gate would turn down is: the median level of those frames, in dB below the
+        loudest moments (-inf when it would turn none down).
+
+        Another voice in the gaps between the near voice's words sits 5-20 dB down; the gaps of one
+        voice alone are silence, or in a room the same voice's reverberation dying away, far lower.
+        """
+        levels = self.frame_levels(np.asarray(audio, dtype=np.float32).reshape(-1))
+        if len(levels) == 0:
+            return -math.inf
+        loudest = float(np.percentile(levels, self.loudest_percentile))
+        quieter = levels[levels < loudest - self.within_db]
+        return float(np.median(quieter)) - loudest if len(quieter) else -math.inf
 
     def apply(self, audio: Audio) -> Audio:
         """The audio with everything but the near voice turned down by `quieter_db`."""

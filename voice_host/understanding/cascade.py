@@ -948,15 +948,20 @@ class NearVoicePass:
 
     It hears in the party some utterances the other passes could not, and loses none they could
     (the figures: docs/benchmarks.md, "Voice understanding"); it costs a decode (the encoder too:
-    the audio is new), only for an utterance the Host could not act on that Whisper was not sure of.
+    the audio is new), only for an utterance the Host could not act on that Whisper was not sure of,
+    and whose gaps hold something the gate would take out (`near_voice_gaps_above_db`).
     """
 
     name: PassName = PassName.NEAR_VOICE
 
     def applies(self, hearing: Hearing, ears: Ears) -> bool:
         heard = hearing.current
-        unsure = hearing.first_transcript.avg_logprob < ears.settings.near_voice_below_logprob
-        return _unusable(heard) and heard.rejected is None and unsure
+        settings = ears.settings
+        unsure = hearing.first_transcript.avg_logprob < settings.near_voice_below_logprob
+        if not (_unusable(heard) and heard.rejected is None and unsure):
+            return False
+        # Only when the gate has another voice to take out of the gaps: else it hears the same again.
+        return ears.near_voice.gap_level_db(hearing.audio) > settings.near_voice_gaps_above_db
 
     def run(self, hearing: Hearing, ears: Ears) -> None:
         heard = hearing.current

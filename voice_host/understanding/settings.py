@@ -62,6 +62,13 @@ class UnderstandingSettings:
     # said, often plain table talk: a second listen hears the same, so the near-voice pass is skipped
     # (how often, and that it lost nothing: docs/benchmarks.md, "Voice understanding").
     near_voice_below_logprob: float = -0.2
+    # ... and skipped when what the gate would turn down is this far below the loudest moments or more
+    # (`NearVoiceGate.gap_level_db`): then the gaps hold silence or the voice's own reverberation, no
+    # other talker to take out. On 120 tune utterances the pass ran on 13% clean and 25% in the room
+    # and changed 2 outcomes of those 45 runs (both still wrong), at a whole second pass's cost; where
+    # it changed one in the kitchen or the party the gaps were 12-22 dB down; clean gaps are about
+    # 85 dB down, the room's 32 (docs/benchmarks.md, "Tune only: cheaper understanding").
+    near_voice_gaps_above_db: float = -25.0
     # Check pass: it only asks whether a name was really said; greedy decoding answers that as well
     # as beam 5, and sooner (the figures: docs/benchmarks.md, "Voice understanding").
     check_beam_size: int = 1
