@@ -10,7 +10,8 @@ The passes, in order (with the prompt biasing, the default):
 - first: the biased pass (the case's names, titles and commands in the initial prompt; never numbers);
 - closed set, when the transcript looks like a command with an argument (read E{n}, confront NAME
   with E{n}, answers NAME): the 16 exhibits (or the six suspects, when the name was lost) are scored
-  against the audio on the encoder output already made, one batched decoder call; the best fills
+  against the audio on the encoder output already made, in batched decoder calls (those that cannot
+  come within the margin of the best are not followed to their end); the best fills
   an empty slot, as a repair, so a costly result is confirmed; a confrontation that lost its
   suspect, its exhibit or both is filled slot by slot (suspect, then exhibit: one small pass each);
   a question "Ask …" whose words named no one has its addressee scored the same way;
@@ -436,8 +437,9 @@ class ClosedSetPass:
 
     When the transcript looks like a command with an argument (read E{n}, confront NAME with E{n},
     answers NAME), the argument is one of 16 exhibits or six suspects. Each candidate is scored on
-    the encoder output the first pass made (`Recognizer.score_continuations`: one batched decoder
-    call, mean token log-probability). The best fills the empty slot when it reaches
+    the encoder output the first pass made (`Recognizer.score_continuations`: batched decoder calls,
+    mean token log-probability; a candidate that cannot come within `closed_set_margin` of the best
+    is not followed to its end). The best fills the empty slot when it reaches
     `closed_set_floor` and leads the next best by `closed_set_margin`; it is a repair, so a costly
     result is confirmed. The closed set always picks
     something, so it never decides that a sentence is a command: the transcript does.
@@ -488,7 +490,7 @@ class ClosedSetPass:
 
 
 def closed_best(hearing: Hearing, ears: Ears, wanted: ClosedSlot, by: PassName) -> str | None:
-    """Score the slot's candidates (one batched pass, recorded as `by`'s run); the best, if it fits and
+    """Score the slot's candidates (batched, in stages: recorded as `by`'s run); the best, if it fits and
     stands out, else None."""
     # Only the best and whatever comes within the margin of it decide: the rest need not be scored to the end.
     settings = ears.settings
