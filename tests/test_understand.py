@@ -257,13 +257,20 @@ class ScriptedRecognizer:
         return replace(transcript, words=words)
 
 
+NBEST_ON = UnderstandingSettings(nbest_hypotheses=10)  # the n-best pass is off as it ships (settings say why)
+
+
 def passes_for(
-    case: Case, recognizer: ScriptedRecognizer, biasing: Biasing, passes: tuple[RecognitionPass, ...] = ()
+    case: Case,
+    recognizer: ScriptedRecognizer,
+    biasing: Biasing,
+    passes: tuple[RecognitionPass, ...] = (),
+    settings: UnderstandingSettings | None = None,
 ) -> RecognitionPasses:
     return RecognitionPasses(
         recognizer,  # type: ignore[arg-type]  # only transcribe(), time_words() and score_continuations() are used
         Vocabulary.for_suspects(case.suspects),
-        Understander(case.suspects),
+        Understander(case.suspects, settings or UnderstandingSettings()),
         biasing,
         passes=passes,
     )
@@ -425,7 +432,7 @@ def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) 
     loud = (("Shall", -20.0), ("we", -21.0), ("read", -21.5), ("it", -21.0), ("again?", -22.0))
     recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=loud, avg_logprob=UNSURE)
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
-    assert recognizer.calls[1:] == ["word levels", "n-best", "near voice"]
+    assert recognizer.calls[1:] == ["word levels", "near voice"]
     assert heard.text == "Shall we read it again?" and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
 
@@ -434,20 +441,20 @@ def test_plain_table_talk_costs_no_focus_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("tea?", -40.0)), avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert result.focus is None and "word levels" not in recognizer.calls
-    assert recognizer.calls[1:] == ["n-best", "near voice"] and result.passes == 3  # nothing to act on: one more listen
+    assert recognizer.calls[1:] == ["near voice"] and result.passes == 2  # nothing to act on: one more listen
 
 
 def test_table_talk_whisper_was_sure_of_costs_no_near_voice_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", near="Next.", avg_logprob=math.log(0.95))
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert result.near is None and result.passes == 2  # the first and its n-best list
+    assert result.near is None and [run.name for run in result.runs] == [PassName.FIRST]
     assert result.heard.message is not None and result.heard.message.kind is MessageKind.TABLE_TALK
 
 
 def test_the_near_voice_pass_hears_the_player_over_the_room(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Well, we don't know the fire.", "", near="Next, please.", avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert result.near is not None and result.passes == 3
+    assert result.near is not None and [run.name for run in result.runs] == [PassName.FIRST, PassName.NEAR_VOICE]
     assert result.heard.message is not None and result.heard.message.command is Command.NEXT
     assert result.heard.transcript == "Next, please."
     assert any(c.kind is CorrectionKind.FOCUS for c in result.heard.corrections)
@@ -803,7 +810,7 @@ def test_the_whole_command_candidates_are_the_card_s_free_commands() -> None:
 
 def test_whose_answers_is_a_second_small_closed_set(case: Case, game: Game) -> None:
     heard, calls = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0, " Keld": -1.0})
-    assert calls[1:] == ["n-best", "closed set: ", "closed set: Answers"]
+    assert calls[1:] == ["closed set: ", "closed set: Answers"]
     assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == "keld"
     heard, _ = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0})  # no name stands out
     assert heard.message is None or heard.message.command is not Command.ANSWERS
@@ -868,7 +875,7 @@ def test_the_n_best_never_chooses_the_first_transcript_s_words_or_a_rejected_one
 def test_the_n_best_pass_takes_a_whole_message_the_beam_had_close_behind(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Read it well.", "", runners_up=(("Read it, well.", -0.40), ("Read the twelve.", -0.45)))
     recognizer.avg_logprob = -0.36
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_ON).hear(AUDIO, game, SEATS)
     assert "n-best" in recognizer.calls
     heard = result.heard
     assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (12,)
@@ -882,19 +889,27 @@ def test_table_talk_the_beam_makes_a_question_is_asked_about_first(case: Case, g
         "Phoebe, one notice how nervous Julius was.", "", runners_up=(("Phoebe, anyone notice how nervous Julius was?", -0.1),)
     )
     recognizer.avg_logprob = -0.05
-    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_ON).hear(AUDIO, game, SEATS).heard
     assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.costly
     assert heard.needs_confirmation  # never a question spent on a runner-up
 
 
 def test_a_whole_message_costs_no_n_best_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Keld, where were you at ten?", "Keld, where were you at ten?")
-    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_ON).hear(AUDIO, game, SEATS)
     assert "n-best" not in recognizer.calls
+
+
+def test_the_n_best_pass_is_off_as_it_ships(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read it well.", "", runners_up=(("Read the twelve.", -0.40),))
+    recognizer.avg_logprob = -0.36
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert "n-best" not in recognizer.calls and CorrectionKind.NBEST not in [c.kind for c in heard.corrections]
 
 
 def test_a_rejected_transcript_costs_no_n_best_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Yes, yes, yes, yes.", "", runners_up=(("Yes.", -0.1),), rejected=Rejection.REPETITION)
     recognizer.avg_logprob = -0.1
-    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, passes=(FirstPass(), NBestPass())).hear(AUDIO, game, SEATS).heard
+    passes = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, passes=(FirstPass(), NBestPass()), settings=NBEST_ON)
+    heard = passes.hear(AUDIO, game, SEATS).heard
     assert "n-best" not in recognizer.calls and heard.message is None

@@ -880,7 +880,8 @@ class NBestPass:
 
     def applies(self, hearing: Hearing, ears: Ears) -> bool:
         first = hearing.first
-        return first is not None and first.rejected is None and not whole_message(hearing.current.message)
+        on = ears.settings.nbest_hypotheses > 0  # off as it ships: see the settings
+        return on and first is not None and first.rejected is None and not whole_message(hearing.current.message)
 
     def run(self, hearing: Hearing, ears: Ears) -> None:
         heard = hearing.current

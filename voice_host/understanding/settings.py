@@ -99,7 +99,11 @@ class UnderstandingSettings:
     # understood, and the best one that is a whole message is taken when its mean token
     # log-probability is at most `nbest_behind` below the best hypothesis's. On tune the right ones
     # were 0.0-0.23 behind (one 0.41); a costly one is always confirmed (a doubtful repair).
-    nbest_hypotheses: int = 10
+    # 0 turns the pass off, as it ships: on tune it added intent (clean +0.8, room +4.1, kitchen +2.5
+    # points) but confirmations too (clean 14.2% -> 16.7%, over issue 13's 15%), and it runs at every
+    # early pause whose words are not yet whole: first audio p90 on tune +0.13 s clean, +0.16 s room
+    # (bench/turn.py, idle). 10 turns it on (docs/benchmarks.md "Tune only: the n-best list").
+    nbest_hypotheses: int = 0
     nbest_behind: float = 0.25
 
     @property
