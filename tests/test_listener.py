@@ -1009,16 +1009,21 @@ def test_without_the_host_talking_a_short_word_goes_the_usual_way() -> None:
     assert taken == [] and len(h.utterances) == 1
 
 
-def test_a_stop_after_a_pause_in_a_longer_utterance_is_scored_on_its_own_stretch() -> None:
-    # Silero joined a murmur (1 s at 0.5) and "Stop." (0.3 s at 0.6) with a 0.15 s pause between.
-    h, far_end, clock, taken = short_harness()
+def recording(scorer: Callable[[Audio], ShortWordScores]) -> tuple[Callable[[Audio], ShortWordScores], list[Audio]]:
+    """A short-word scorer that keeps every stretch it was given, and that list."""
     scored: list[Audio] = []
 
     def record(audio: Audio) -> ShortWordScores:
         scored.append(audio)
-        return fake_short_words(audio)
+        return scorer(audio)
 
-    h.listener.short_words = record
+    return record, scored
+
+
+def test_a_stop_after_a_pause_in_a_longer_utterance_is_scored_on_its_own_stretch() -> None:
+    # Silero joined a murmur (1 s at 0.5) and "Stop." (0.3 s at 0.6) with a 0.15 s pause between.
+    h, far_end, clock, taken = short_harness()
+    h.listener.short_words, scored = recording(fake_short_words)
     over_quiet_host(h, far_end, clock, speech(0.5, 20) + silence(3) + speech(0.6, 6) + silence(3))
     assert [t.word for t in taken] == [ShortWord.STOP]
     assert 0.5 not in scored[-1] and 0.6 in scored[-1]
@@ -1034,13 +1039,7 @@ def stop_please(audio: Audio) -> ShortWordScores:
 
 def test_a_phrase_with_a_pause_inside_is_taken_whole_when_its_stretches_are_not() -> None:
     h, far_end, clock, taken = short_harness()
-    scored: list[Audio] = []
-
-    def record(audio: Audio) -> ShortWordScores:
-        scored.append(audio)
-        return stop_please(audio)
-
-    h.listener.short_words = record
+    h.listener.short_words, scored = recording(stop_please)
     over_quiet_host(h, far_end, clock, speech(0.6, 6) + silence(3) + speech(0.7, 4) + silence(3))
     assert [t.word for t in taken] == [ShortWord.STOP]
     assert taken[0].scores.phrase[ShortWord.STOP] == "Stop, please."
@@ -1051,13 +1050,7 @@ def test_a_phrase_with_a_pause_inside_is_taken_whole_when_its_stretches_are_not(
 
 def test_a_long_utterance_is_not_scored_whole() -> None:
     h, far_end, clock, taken = short_harness()
-    scored: list[Audio] = []
-
-    def record(audio: Audio) -> ShortWordScores:
-        scored.append(audio)
-        return stop_please(audio)
-
-    h.listener.short_words = record
+    h.listener.short_words, scored = recording(stop_please)
     # 0.8 s of speech, a pause, then "please.": over SHORT_SETTINGS' 0.6 s phrase limit.
     over_quiet_host(h, far_end, clock, speech(0.6, 16) + silence(3) + speech(0.7, 4) + silence(3))
     assert taken == [] and all(0.6 not in audio for audio in scored)
