@@ -222,6 +222,10 @@ class Requests:
     negation, and is short. Tests are (sentence, card message) pairs; not_tests stay table talk."""
 
     openings: tuple[str, ...] = ()  # cues that open the message ("read", "remind us")
+    # a question word that opens the message asks for a command only when the command gives something to
+    # hear (`about`: "what was in exhibit 7?" is read E7; "what happens if we give up?" asks about a rule)
+    question_openings: tuple[str, ...] = ()
+    about: frozenset[str] = frozenset()
     anywhere: tuple[str, ...] = ()  # cues found anywhere ("can you", "again")
     negations: frozenset[str] = frozenset()
     max_words: int = 0
@@ -292,6 +296,7 @@ class Grammar:
                     self._by_first.setdefault(word, []).append(index)
         # Requests: cues and objects are searched for as whole words anywhere in a message.
         self._openings = [re.compile(self._regex(parse_template(t), {}, ())) for t in self.requests.openings]
+        self._question_openings = [re.compile(self._regex(parse_template(t), {}, ())) for t in self.requests.question_openings]
         self._anywhere = [re.compile("(?<![^ ])" + self._regex(parse_template(t), {}, ())) for t in self.requests.anywhere]
         self._asking = [re.compile(self._regex(parse_template(t), {}, ())) for t in self.asking.openings]
         self._objects: list[_Compiled] = []
@@ -340,9 +345,10 @@ class Grammar:
         if not tokens or len(tokens) > rules.max_words or rules.negations.intersection(tokens):
             return None
         said = " ".join(tokens) + " "
-        if not any(p.match(said) for p in self._openings) and not any(p.search(said) for p in self._anywhere):
+        asks = any(p.match(said) for p in self._openings) or any(p.search(said) for p in self._anywhere)
+        if not asks and not any(p.match(said) for p in self._question_openings):
             return None
-        found = [match for match in self._objects_in(said) if accept(match)]
+        found = [m for m in self._objects_in(said) if accept(m) and (asks or m.said.intent.name in rules.about)]
         # Of two objects that share words the longer is meant ("the statements" in "the statements from round 2").
         outer = [m for m in found if not any(o.start < m.end and m.start < o.end and
                                              o.end - o.start > m.end - m.start for o in found)]  # fmt: skip
@@ -540,6 +546,8 @@ def _requests(raw: Any) -> Requests:
         raise GrammarError("[requests] must be a table")
     return Requests(
         openings=_strings(raw.get("openings", []), "[requests] openings"),
+        question_openings=_strings(raw.get("question_openings", []), "[requests] question_openings"),
+        about=frozenset(_strings(raw.get("about", []), "[requests] about")),
         anywhere=_strings(raw.get("anywhere", []), "[requests] anywhere"),
         negations=frozenset(_strings(raw.get("negations", []), "[requests] negations")),
         max_words=int(raw.get("max_words", 0)),
