@@ -107,6 +107,9 @@ class Decision:
 
 # --- fixed vocabularies of the card --------------------------------------------------------------
 
+# MESSAGES rule 4's words that put a message to the name after them ("Ask NAME", "Question for NAME",
+# "To NAME"); "Confront NAME" and "@NAME" put it too. The voice host's addressee pass reads the same words.
+ADDRESS_WORDS = ("ask", "question for", "questions for", "to")
 QUESTION_WORDS = frozenset(
     "who what where when why how did were was is do does have has had can could would will are which whose "
     "tell describe explain".split()
@@ -169,7 +172,7 @@ _EVERYONE = re.compile(
     r"(?:everyone|everybody|all of you|you all|both of you|both|each of you|anyone|anybody|all)\b", re.IGNORECASE
 )
 _GROUP_JOIN = re.compile(r"\s*(?:,|&|\band\b|\bor\b)\s*", re.IGNORECASE)
-_ADDRESS_OPEN = re.compile(r"^(?:(?:ask|question for|questions for|to|confront)(?=\W|$)|@)\s*", re.IGNORECASE)
+_ADDRESS_OPEN = re.compile(r"^(?:(?:" + "|".join((*ADDRESS_WORDS, "confront")) + r")(?=\W|$)|@)\s*", re.IGNORECASE)
 # A name at the start followed straight by a question word is spoken to, as with a comma: a name there
 # cannot be the sentence's subject ("Thwaite where were you"; "Thwaite was at the punch" stays talk).
 _UNMARKED_VOCATIVE = re.compile(r"\s+(?=(?:who|what|where|when|why|how|which|whose)\b)(?!what\s+an?\b)", re.IGNORECASE)

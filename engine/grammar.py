@@ -294,17 +294,17 @@ class Grammar:
                     self._any_first.append(index)
                 for word in first:
                     self._by_first.setdefault(word, []).append(index)
-        # Requests: cues and objects are searched for as whole words anywhere in a message.
-        self._openings = [re.compile(self._regex(parse_template(t), {}, ())) for t in self.requests.openings]
-        self._question_openings = [re.compile(self._regex(parse_template(t), {}, ())) for t in self.requests.question_openings]
-        self._anywhere = [re.compile("(?<![^ ])" + self._regex(parse_template(t), {}, ())) for t in self.requests.anywhere]
-        self._asking = [re.compile(self._regex(parse_template(t), {}, ())) for t in self.asking.openings]
+        # Requests and other words for "Ask": openings match where the message starts; `anywhere` cues and
+        # commands' objects at any of its words (objects are tried from each word in turn).
+        self._openings = [self._span(t) for t in self.requests.openings]
+        self._question_openings = [self._span(t) for t in self.requests.question_openings]
+        self._anywhere = [self._span(t, anywhere=True) for t in self.requests.anywhere]
+        self._asking = [self._span(t) for t in self.asking.openings]
         self._objects: list[_Compiled] = []
         for intent in intents:
             for template in intent.objects:
                 groups = {}
-                pattern = re.compile(self._regex(parse_template(template), groups, ()))
-                self._objects.append(_Compiled(intent, pattern, groups))
+                self._objects.append(_Compiled(intent, self._span(template, groups), groups))
 
     # -- matching --------------------------------------------------------------------------------
 
@@ -386,6 +386,12 @@ class Grammar:
                     continue  # a bare number is never an exhibit (NAMES): "10 o'clock" is no E10
                 values = {name: self.lists[name].value(value) for name, value in slots.items()}
                 yield RequestMatch(IntentMatch(compiled.intent, values), hit.group().strip(), hit.start(), hit.end() - 1)
+
+    def _span(self, template: str, groups: dict[str, str] | None = None, anywhere: bool = False) -> re.Pattern[str]:
+        """A template as a pattern for a run of a message's words, not the whole message; `anywhere`: for
+        `search`, starting only at a word."""
+        regex = self._regex(parse_template(template), {} if groups is None else groups, ())
+        return re.compile(("(?<![^ ])" if anywhere else "") + regex)
 
     def _first_words(self, node: Phrase, seen: tuple[str, ...]) -> tuple[set[str], bool, bool]:
         """The words a phrase can start with, whether it can be empty, and whether a slot can come first."""

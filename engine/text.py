@@ -55,10 +55,15 @@ def drop_openers(text: str) -> str:
         text = stripped
 
 
+def _folded(text: str) -> str:
+    """Lowercase, curly apostrophes straight (as `words` reads a message)."""
+    return text.lower().replace("’", "'").replace("‘", "'")
+
+
 def after_words(text: str, count: int) -> str:
-    """`text` after its first `count` words (as `words` counts them), with the marks after them."""
-    folded = text.lower().replace("’", "'").replace("‘", "'")
-    ends = [match.end() for match in _WORD.finditer(folded)]
+    """`text` after its first `count` words (as `words` counts them), without the marks that follow them."""
+    # Positions in the folded text are the text's: folding keeps the length of the letters words are made of.
+    ends = [match.end() for match in _WORD.finditer(_folded(text))]
     if count <= 0 or count > len(ends):
         return text
     return text[ends[count - 1] :].lstrip(" ,.:;!-–—")
@@ -66,8 +71,7 @@ def after_words(text: str, count: int) -> str:
 
 def words(text: str) -> list[str]:
     """Lowercase words with apostrophes kept inside them ("o'clock", "ruddock's")."""
-    folded = text.lower().replace("’", "'").replace("‘", "'")
-    return _WORD.findall(folded)
+    return _WORD.findall(_folded(text))
 
 
 def find_phrase(haystack: list[str], phrase: list[str]) -> int | None:

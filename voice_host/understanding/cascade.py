@@ -53,7 +53,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
-from engine.classify import QUESTION_WORDS
+from engine.classify import ADDRESS_WORDS, QUESTION_WORDS
 from engine.grammar import phrases
 from engine.messages import FORM_WORDS, Command, Message, MessageKind
 from voice_host.ears.near_voice import NearVoiceGate
@@ -619,9 +619,8 @@ class LostCitationPass:
 # The card's ways to put a question (MESSAGES rule 4) that come before the name, and the titles said
 # with a surname (the names matcher's): kept as heard, the name after them is the slot.
 _TITLE = "(?:" + "|".join(SPOKEN_TITLES) + ")"
-_ADDRESS_OPENING = re.compile(
-    rf"^\W*(?:(?:ask|question\s+for|questions\s+for|to)\b[\s,.:]*)?(?:{_TITLE}\b\.?\s*)?", re.IGNORECASE
-)
+_ADDRESS_WORDS = "|".join(words.replace(" ", r"\s+") for words in ADDRESS_WORDS)
+_ADDRESS_OPENING = re.compile(rf"^\W*(?:(?:{_ADDRESS_WORDS})\b[\s,.:]*)?(?:{_TITLE}\b\.?\s*)?", re.IGNORECASE)
 _TITLED = re.compile(rf"{_TITLE}\.?$", re.IGNORECASE)
 # The head of a message put to someone: up to four words before its first comma, colon or stop.
 _HEAD = re.compile(r"^\W*((?:[\w'.-]+\s+){0,3}?[\w'.-]+)\s*[,:;.!?]\s*(.*)$", re.DOTALL)
