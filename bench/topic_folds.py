@@ -8,6 +8,13 @@ bench/questions.py twice: as it was, and with today's LineWords wrapped around i
 today's choose uses it (a question no cue names, or only plain ones, gets the line that echoes it). The set was
 its `test` split there, written blind and not yet tuned on, so the figures say how the echo rule carries over to
 strangers' wording. Needs the repository's history (a clone, not an export).
+
+    .venv/bin/python bench/topic_folds.py --cues-then
+
+Today's rules with each fold's cues as they were: today's engine, loaded with the reveal (cue lists and lines) and
+the question set of the commit where the set was measured held out, before any cue was shaped on it. Run at two
+commits, it says whether a change of the rules (not of the cues) carries over to questions it was not shaped on: the
+rules of today were shaped on every earlier set, so the figures compare changes, they are no held-out result.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ class Fold:
 
 
 FOLDS = (Fold("third", "9049beb"), Fold("fourth", "5412fb8"), Fold("fifth", "75a959b"))
+# For --cues-then: the sixth set too, measured at 5f5d499 (it moved to tune after: changes since were shaped on it).
+CUE_FOLDS = (*FOLDS, Fold("sixth", "5f5d499"))
 
 # Run inside the old worktree: its own engine, with today's engine/topics.py loaded beside it for LineWords.
 _WITH_ECHO = """
@@ -75,7 +84,38 @@ def on_subject(worktree: Path, code: str) -> dict[str, tuple[int, int]]:
     return {split: (int(on), int(of)) for split, _, on, of in _ROW.findall(done.stdout)}
 
 
+def _at(commit: str, path: str) -> str:
+    done = subprocess.run(["git", "-C", str(ROOT), "show", f"{commit}:{path}"], capture_output=True, text=True, check=True)
+    return done.stdout
+
+
+def cues_then() -> int:
+    """Today's rules, each fold's cues and questions as they were at its commit."""
+    sys.path.insert(0, str(ROOT))
+    from bench.questions import DEFLECT, parse_questions, run
+    from engine.case import Case, parse_reveal
+    from voice_host.loop.casefiles import load_bundled_case
+
+    today = load_bundled_case()
+    print("| held-out set | cues at | tune: on subject | set: reaches a line | set: on subject |")
+    print("|---|---|---|---|---|")
+    for fold in CUE_FOLDS:
+        reveal = parse_reveal(_at(fold.commit, "spoilers/hollin-fold/reveal.txt"), "reveal.txt", today.public.suspects)
+        case = Case(today.public, today.notice, reveal, "")
+        outcomes = list(run(parse_questions(_at(fold.commit, "spoilers/hollin-fold/questions.tsv")), case))
+        tune = [o for o in outcomes if o.question.split == "tune"]
+        held = [o for o in outcomes if o.question.split == "test"]
+        lined = [o for o in held if o.question.topic != DEFLECT]
+        on_tune, reached, on_held = (sum(o.on_subject for o in tune), sum(o.reaches_line for o in lined),
+                                     sum(o.on_subject for o in held))
+        print(f"| {fold.blind_set} | {fold.commit} | {on_tune}/{len(tune)} ({on_tune / len(tune):.1%}) "
+              f"| {reached}/{len(lined)} ({reached / len(lined):.1%}) | {on_held}/{len(held)} ({on_held / len(held):.1%}) |")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--cues-then"]:
+        return cues_then()
     print("| held-out set | commit | tune as it was | tune with echo | set as it was | set with echo |")
     print("|---|---|---|---|---|---|")
     for fold in FOLDS:
