@@ -63,8 +63,8 @@ def choose(self, question, in_file):
     hits = self.hits(words, in_file)
     if any(hit.cue.strength > old.CueStrength.PLAIN for hit in hits):
         return entry
-    matched = frozenset(old.stem(words[at]) for hit in hits for at in hit.positions)
-    echoed = self.echoes.echoed(frozenset(old.stems(question)) - matched, in_file)
+    matched = frozenset(today.lemma_stem(words[at]) for hit in hits for at in hit.positions)
+    echoed = self.echoes.echoed(today.echo_words(question) - matched, in_file)
     return echoed if echoed is not None else entry
 old.TopicIndex.choose = choose
 sys.argv = ["bench/questions.py"]

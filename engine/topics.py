@@ -24,8 +24,9 @@ rang, ...") only says when, and one that places the suspect ("When you were out 
 sets the scene: their cues (its place phrase) are the topic only when nothing else is asked.
 
 When no cue but a plain one names a topic, the line's own words answer: the line that shares at least two rare words
-with the question ("did you steal jam as a boy?": "stealing jam from the kitchen"), weighed by how few of the case's
-lines say each word (LineWords), else the plain cue's line or DEFLECT.
+with the question ("did you steal jam as a boy?": "stealing jam from the kitchen"; an irregular verb's past is its plain
+form, "brought" is "bring"), weighed by how few of the case's lines say each word (LineWords), else the plain cue's line
+or DEFLECT.
 
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
 three or more words, through two intervening words ("where exactly were you"); a cue's closing "her" also
@@ -48,6 +49,35 @@ from engine.case import Case, EntryKind, FileEntry
 
 _STEMMER = snowballstemmer.stemmer("english")
 MAX_GAP = 2  # words that may stand between the words of a cue of three or more ("where exactly were you")
+
+
+# The past forms of English irregular verbs, as their plain form: a line's own words ("every paper I brought her") echo
+# a question's ("did you bring her papers?"). A few are other words too ("left", "saw", "felt"): in a question to a
+# suspect the verb is the common reading. Only the echo reads them: the cue lists give the forms they mean.
+_IRREGULAR = {
+    form: verb
+    for verb, forms in {
+        "be": "was were been", "begin": "began begun", "break": "broke broken", "bring": "brought", "buy": "bought",
+        "catch": "caught", "choose": "chose chosen", "come": "came", "do": "did done", "drink": "drank drunk",
+        "drive": "drove driven", "eat": "ate eaten", "fall": "fell fallen", "feel": "felt", "fight": "fought",
+        "find": "found", "forget": "forgot forgotten", "get": "got gotten", "give": "gave given", "go": "went gone",
+        "hang": "hung", "have": "had", "hear": "heard", "hide": "hid hidden", "hold": "held", "keep": "kept",
+        "know": "knew known", "lay": "laid", "lead": "led", "leave": "left", "lend": "lent", "lie": "lay lain",
+        "lose": "lost", "make": "made", "mean": "meant", "meet": "met", "pay": "paid", "ride": "rode ridden",
+        "ring": "rang rung", "run": "ran", "say": "said", "see": "saw seen", "sell": "sold", "send": "sent",
+        "shake": "shook shaken", "sing": "sang sung", "sit": "sat", "sleep": "slept", "speak": "spoke spoken",
+        "spend": "spent", "stand": "stood", "steal": "stole stolen", "swear": "swore sworn", "take": "took taken",
+        "teach": "taught", "tell": "told", "think": "thought", "throw": "threw thrown", "wake": "woke woken",
+        "wear": "wore worn", "win": "won", "write": "wrote written",
+    }.items()
+    for form in forms.split()
+}
+
+
+@cache
+def lemma_stem(word: str) -> str:
+    """The stem of a word's plain form: an irregular verb's past as its present ("came": "come"), then Snowball."""
+    return stem(_IRREGULAR.get(word, word))
 
 
 @cache
@@ -331,8 +361,8 @@ class TopicIndex:
         hits = self.hits(words, in_file)
         if any(hit.cue.strength > CueStrength.PLAIN for hit in hits):
             return chosen
-        matched = frozenset(stem(words[at]) for hit in hits for at in hit.positions)
-        echoed = self._line_words.echoed(frozenset(stems(question)) - matched, in_file)
+        matched = frozenset(lemma_stem(words[at]) for hit in hits for at in hit.positions)
+        echoed = self._line_words.echoed(echo_words(question) - matched, in_file)
         return echoed if echoed is not None else chosen
 
     def _by_cues(self, question: str, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
@@ -607,7 +637,7 @@ def _inside(hit: _Hit, other: _Hit) -> bool:
 
 # Words that say nothing of a topic: a line sharing them with a question does not echo it.
 _FUNCTION_WORDS = frozenset(
-    stem(word)
+    lemma_stem(word)
     for word in """
     a an the this that these those it its i me my mine myself you your yours yourself he him his she her hers herself
     we us our they them their theirs what which who whom whose where when why how whether if then than so and or but
@@ -649,8 +679,13 @@ class LineWords:
         return entry
 
 
+def echo_words(text: str) -> frozenset[str]:
+    """The words a question or a line is echoed by: the stems of their plain forms ("came" and "come" are one)."""
+    return frozenset(lemma_stem(word) for word in _folded_words(text))
+
+
 def _content_words(text: str) -> frozenset[str]:
-    return frozenset(word for word in stems(text) if word not in _FUNCTION_WORDS and not word.isdigit())
+    return frozenset(word for word in echo_words(text) if word not in _FUNCTION_WORDS and not word.isdigit())
 
 
 def line_words(case: Case) -> dict[str, LineWords]:

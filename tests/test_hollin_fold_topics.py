@@ -300,7 +300,8 @@ KNOWN_MISSES = frozenset(
         "Mrs. Ruddock, how much does a curate earn in a year, do you reckon?",
         "Parson, what's the Bishop's name?",
         "Julius, how long does the train take from town?",
-        "Martha, when does the plough usually come through after a snow like this?",
+        # a DEFLECT question that her line of the mistress echoes once "kept" is "keep" ("I kept house for the mistress")
+        "Mrs. Ruddock, how many maids does the house keep?",
     }
 )
 

@@ -11,7 +11,7 @@ import pytest
 
 from engine.case import Case, EntryKind
 from engine.game import Game
-from engine.topics import CueStrength, build_topic_indexes, cue_strength, line_words, stems, units
+from engine.topics import CueStrength, build_topic_indexes, cue_strength, echo_words, line_words, stems, units
 from tests.engine_support import suspect_lines
 from voice_host.loop.casefiles import load_bundled_case
 
@@ -317,6 +317,15 @@ def test_an_echo_needs_two_rare_words_and_no_line_as_close() -> None:
     # words the whole house says (the bell, the snow, tonight) weigh little: two of them are not enough
     assert echoes.rarity[stems("bell")[0]] < echoes.rarity[stems("jam")[0]]
     assert echoes.echoed(frozenset(stems("the bell tonight")), lambda _: True) is None
+
+
+def test_an_echo_hears_an_irregular_verbs_past_as_its_plain_form() -> None:
+    echoes = line_words(case())["ormerod"]
+    # "She read every line of every paper I brought her.": "bring" and "papers" are two rare words of it
+    client = next(entry for entry, _ in echoes.lines if "brought her" in entry.words)
+    assert echo_words("came went saw left told kept") == echo_words("come go see leave tell keep")
+    assert echoes.echoed(echo_words("did you bring her papers"), lambda _: True) is client
+    assert echoes.echoed(frozenset(stems("did you bring her papers")) - {stems("bring")[0]}, lambda _: True) is None
 
 
 def test_the_bench_builds_indexes_without_the_echo_or_with_cues_left_out() -> None:
