@@ -13,6 +13,8 @@ listener (a run still going when speech resumes holds the worker; one still queu
   `hold_seconds`, a question `question_seconds`), from 0.2 s; `shaped, from 0.1 s`: what ships;
   `shaped, questions at once, from 0.1 s`: a question answered after the short pause (faster, and it
   cuts "Martha, where were you … at ten o'clock?"); `shaped, questions 0.6 s`: a shorter question wait;
+  `shaped, every question held, from 0.1 s`: before a question ending on where or when it asks about
+  ("... in the library?") was answered after the short pause;
 - with --smart-turn: `text + smart-turn` (a complete text waits 0.6 s when smart-turn hears an
   unfinished voice), `text or smart-turn`, `smart-turn alone`.
 
@@ -305,6 +307,7 @@ SHIPS = "shaped, from 0.1 s"  # the policy the app uses (its parts of first audi
 
 
 def policies(with_smart: bool) -> list[Policy]:
+    from engine.messages import MessageKind
     from voice_host.ears.turn import EndOfTurn, TurnText
     from voice_host.understanding.complete import heard_complete, heard_turn
 
@@ -318,6 +321,14 @@ def policies(with_smart: bool) -> list[Policy]:
 
     def shaped(pause: PauseResult) -> float | None:
         return turn.wait_seconds(heard_turn(pause.heard))
+
+    def every_question_held(pause: PauseResult) -> float | None:
+        # Before a question that ends on where or when it asks about was answered after the short pause.
+        grade = heard_turn(pause.heard)
+        message = pause.heard.message
+        if grade is TurnText.WHOLE and message is not None and message.kind is MessageKind.QUESTION:
+            grade = TurnText.QUESTION
+        return turn.wait_seconds(grade)
 
     def questions_at_once(pause: PauseResult) -> float | None:
         # A question put to a suspect answered after the short pause (faster; cuts "Martha, where were
@@ -350,6 +361,7 @@ def policies(with_smart: bool) -> list[Policy]:
         Policy("text", text),
         Policy("text, from 0.1 s", text, gap=0.1),
         Policy("shaped", shaped),
+        Policy("shaped, every question held, from 0.1 s", every_question_held, gap=0.1),
         Policy(SHIPS, shaped, gap=0.1),
         Policy("shaped, questions at once, from 0.1 s", questions_at_once, gap=0.1),
         Policy("shaped, questions 0.6 s, from 0.1 s", questions_sooner_wait, gap=0.1),

@@ -7,7 +7,14 @@ import pytest
 from engine.game import Game
 from voice_host.ears.turn import EndOfTurn, TurnText
 from voice_host.loop.casefiles import load_bundled_case
-from voice_host.understanding.complete import heard_complete, heard_turn, may_go_on, message_complete, trails_off
+from voice_host.understanding.complete import (
+    ends_on_setting,
+    heard_complete,
+    heard_turn,
+    may_go_on,
+    message_complete,
+    trails_off,
+)
 from voice_host.understanding.understand import Understander
 
 TURN = EndOfTurn(complete_seconds=0.2, hold_seconds=0.5, question_seconds=0.4, doubt_seconds=0.6)
@@ -193,6 +200,39 @@ def test_heard_turn_grades_the_words(game: Game) -> None:
     assert heard_turn(understander.understand("Read E4.", game)) is TurnText.WHOLE
     # "Martha, where were you?" is whole before "... at ten o'clock?": a question has its own wait
     assert heard_turn(understander.understand("Martha, where were you?", game)) is TurnText.QUESTION
+    # ... but one that already ends on where or when it asks about has said it
+    assert heard_turn(understander.understand("Martha, what were you doing in the library?", game)) is TurnText.WHOLE
+    assert heard_turn(understander.understand("Martha, where were you at 10?", game)) is TurnText.WHOLE
     assert heard_turn(understander.understand("Next.", game)) is TurnText.MAY_GO_ON
     assert heard_turn(understander.understand("Abel,", game)) is TurnText.UNFINISHED
     assert heard_turn(understander.understand("", game)) is TurnText.UNFINISHED
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Where were you at 10?",
+        "Martha, what were you doing in the library?",
+        "Who was with you at a quarter past ten?",
+        "What did you hear after supper?",
+        "Did you see her in the hall at ten?",  # a preposition inside the phrase
+    ],
+)
+def test_a_question_that_says_where_or_when_ends_on_its_setting(said: str) -> None:
+    assert ends_on_setting(said)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Martha, where were you?",  # "... at ten o'clock?" may follow
+        "What did you want from her?",  # "from" is a way, not a where
+        "Did you go through the garden?",  # a way gone, not a place
+        "Did you go in?",  # a preposition with nothing after it
+        "Where were you at",  # trails off
+        "Abel, what did you see at the time of the",
+        "Did you quarrel with Mrs Blamire?",
+    ],
+)
+def test_a_question_without_its_setting_does_not_end_on_one(said: str) -> None:
+    assert not ends_on_setting(said)

@@ -106,6 +106,30 @@ def may_go_on(text: str, message: Message) -> bool:
     return words <= SHORT_WORDS
 
 
+#: Prepositions that set where or when ("in the library", "at ten o'clock", "after supper"), not a
+#: way or a manner. What a player adds after a question's pause is mostly such a phrase (tune paused
+#: lines: "Martha, where were you … at ten o'clock?", "who did you see … in the back passage?"; also
+#: "… from her?", "… when you came in?"), and no first part there ends on one: a question that already
+#: ends on where or when it asks about has been said.
+SETTING_PREPOSITIONS = frozenset("at in on after before during since until till inside outside near behind beside".split())
+#: At most this many words after the preposition: "at a quarter past ten" is four.
+SETTING_WORDS = 4
+_SETTING_END = re.compile(
+    r"\b(" + "|".join(sorted(SETTING_PREPOSITIONS)) + r")((?:\s+[\w'’.-]+){1," + str(SETTING_WORDS) + r"})\W*$",
+    re.IGNORECASE,
+)
+
+
+def ends_on_setting(text: str) -> bool:
+    """The words end on a phrase that sets where or when ("... in the library?", "... at 10?").
+
+    Only full words may follow the preposition: "where were you at" trails off, and a preposition
+    inside the phrase ("in the hall at ten") still ends it on a setting.
+    """
+    found = _SETTING_END.search(text.strip())
+    return found is not None and not trails_off(text)
+
+
 def heard_turn(heard: Heard) -> TurnText:
     """The text signal for `EndOfTurn`: unfinished, whole but may go on, a question, or whole."""
     if not heard_complete(heard):
@@ -113,6 +137,8 @@ def heard_turn(heard: Heard) -> TurnText:
     assert heard.message is not None  # a complete message was heard
     if heard.message.kind is MessageKind.QUESTION:
         # "Martha, where were you?" is whole before "... at ten o'clock?": only the voice could tell it
-        # goes on, so a question is held a little (EndOfTurn.question_seconds).
-        return TurnText.QUESTION
+        # goes on, so a question is held a little (EndOfTurn.question_seconds), unless it already ends
+        # on where or when it asks about ("..., what were you doing in the library?"): the voice
+        # signals tried (smart-turn, the pitch at the end) did not tell the two apart on tune.
+        return TurnText.WHOLE if ends_on_setting(heard.text) else TurnText.QUESTION
     return TurnText.MAY_GO_ON if may_go_on(heard.text, heard.message) else TurnText.WHOLE
