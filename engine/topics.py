@@ -257,6 +257,8 @@ _HER = "her"
 _BEFORE_HER_NAME = frozenset("the your my our mr mrs miss".split())  # "found [the] mistress", "saw [your] aunt"
 _POINTING = frozenset("it that this them those".split())  # the anaphors that stand for a thing ("about it")
 _Rank = tuple[int, int, int, int, int, int]
+# Adverbs that hedge or stress a question without changing what it asks ("where exactly were you", "did you really hear")
+_HEDGES = frozenset(stem(word) for word in "exactly precisely really actually honestly truly ever perhaps maybe".split())
 
 
 @dataclass(frozen=True)
@@ -292,6 +294,9 @@ def _match(
     at, gaps = start + 1, 0
     for index, wanted in enumerate(stems_wanted[1:], start=1):
         named = index == len(stems_wanted) - 1 and wanted == _HER
+        while at < len(words) and words[at] in _HEDGES and words[at] != wanted:
+            positions.append(at)  # "where [exactly] were you": a hedge between a cue's words is part of it
+            at += 1
         while at < len(words) and words[at] != wanted and gaps < max_gap and not (named and dead_woman(at) > at):
             at, gaps = at + 1, gaps + 1
         if named and at < len(words) and words[at] != wanted and (end := dead_woman(at)) > at:

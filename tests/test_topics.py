@@ -107,6 +107,12 @@ def test_cues_match_through_inflection_and_intervening_words() -> None:
     assert stems("carols singing Keld's") == ("carol", "sing", "keld")
 
 
+def test_a_hedge_between_a_cues_words_is_no_gap() -> None:
+    # "where [exactly] were you" is unbroken, so it outranks the bowl of the trailing clause, as "where were you" does
+    assert answer("Thwaite, where exactly were you before you went down for the bowl?") == line("thwaite", "where he was")
+    assert answer("Thwaite, where were you before you went down for the bowl?") == line("thwaite", "where he was")
+
+
 def test_two_word_cues_do_not_stretch_over_other_words() -> None:
     # "back stair" must not be found in "back up the stair"
     assert answer("Joel, did you come back up the main stair?") != line("joel", "the back stair")
