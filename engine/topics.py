@@ -517,6 +517,7 @@ _TIME_WORDS = frozenset(
 )
 _INDEFINITE = frozenset(stem(word) for word in "anything anyone anybody something someone somebody nothing nobody".split())
 _SECOND_PERSON = frozenset("you your yours yourself you've you'd you'll you're".split())
+_HOW_WHAT = frozenset("long often much many far soon well".split())  # "how long", "how often": a question word still
 _TITLES_BEFORE_NAMES = frozenset("mr mrs miss ms dr the young old".split())
 _PLACE_PREPOSITIONS = frozenset("at in on by near with inside".split())
 _CIRCUMSTANCE_PREPOSITIONS = frozenset("at in on by near from into inside outside through".split())
@@ -536,6 +537,8 @@ def _subject_at(words: Sequence[str]) -> int | None:
     at = _opening(words)
     if at < len(words) and words[at] in _WH:
         at += 1
+        if at < len(words) and words[at] in _HOW_WHAT:
+            at += 1  # "how long has Julius looked after ...", "how often did Joel ..."
     if at >= len(words) or words[at] not in _AUX:
         return None
     at += 1

@@ -173,6 +173,8 @@ def test_what_were_you_doing_at_a_place_asks_about_the_place() -> None:
 def test_one_of_the_six_as_the_subject_of_the_question_is_its_topic() -> None:
     assert answer("Thwaite, is Mrs Ruddock telling the truth about the kitchen?") == line("thwaite", "Mrs. Ruddock")
     assert answer("Joel, does Ormerod manage your aunt's money?") == line("joel", "Ormerod")
+    # after "how much", "how long", "how often" too: the question word is two words
+    assert answer("Reverend, how much does Ormerod know about the organ fund?") == line("keld", "Mr. Ormerod")
     # not as the subject: the thing asked about decides
     assert answer("Thwaite, did you tell Mrs Ruddock about the kitchen?") == line("thwaite", "the yard door and the kitchen")
 
