@@ -11,7 +11,8 @@ cue wins, then the longer one, then a line that came into the FILE later.
 
 The grammar of the question moves a cue up or down: one of the six as its subject ("is Mrs Ruddock telling
 the truth?") counts as specific, unless a specific line in it names them while their own line is silent on
-that thing ("does Joel inherit?" is the will's); the moment of a trailing "when you ..." or the place of
+that thing ("does Joel inherit?" is the will's); someone else as the subject ("what did Cook serve?") names their line
+only when it says more of what is asked, or is about them; the moment of a trailing "when you ..." or the place of
 "what were you doing at ..." is what is asked when nothing before it names a thing; a place phrase after
 the thing asked ("could you hear the waits from your room?") is a circumstance and counts as a name (after
 no more than a plain verb of the senses, as plain: "what could you hear from the piano?"); a thing asked
@@ -448,6 +449,13 @@ class TopicIndex:
         weighed: list[_Hit] = []
         for hit in hits:
             strength = hit.strength
+            if hit.start == subject and strength == CueStrength.NAME and not hit.cue.names_suspect:
+                # "what did Cook serve at supper?": someone else as the subject is asked about only in what their
+                # line says of them; a line that says nothing else the question says is not the answer
+                rest = _content_words(" ".join(word for at, word in enumerate(unit.words) if at not in hit.positions))
+                said = _content_words(hit.cue.entry.words)
+                if not rest & said and not set(hit.cue.stems) <= _content_words(hit.cue.entry.topic):
+                    continue
             if hit.start == subject and hit.cue.names_suspect:
                 if not any(_answers_for(other, hit) for other in hits):
                     strength = CueStrength.SPECIFIC  # "is Mrs Ruddock careful ...?" asks about Mrs Ruddock

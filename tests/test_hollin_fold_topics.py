@@ -123,7 +123,6 @@ KNOWN_MISSES = frozenset(
         "Miss Marsden, name the carols the waits sang tonight.",
         "Miss Marsden, do you sing as well as play?",
         "Reverend, Nance says you came to the kitchen at ten to eleven. What did you want?",
-        "Mrs Ruddock, how long has Cook been with the house?",
         # The fourth test set's misses at 5412fb8, moved to tune on 2026-12-01, that the rules and cues still miss.
         # Not put to the suspect by the card's rule 4 (the message neither starts with the name nor ends "NAME?" and
         # says you or your): the label assumes a reading the card does not give.
@@ -132,8 +131,7 @@ KNOWN_MISSES = frozenset(
         "The waits sang facing the house. Joel, what did you see from across the yard?",
         "Who has the keys to the plate room, Mr. Thwaite?",
         "Where does the yard door lead, Mrs. Ruddock?",
-        # DEFLECT questions that name what a line speaks of (Cook, the grey mare, Leeds): a second referee could take it
-        "Martha, what is Cook making for Christmas dinner?",
+        # DEFLECT questions that name what a line speaks of (the grey mare, Leeds): a second referee could take it
         "Joel, what's the grey mare called?",
         "Joel, how far is it to Leeds?",
         # disputed: the tune set puts "did you hear anyone on the stair?" to his line of the senses, as this gets
@@ -206,8 +204,7 @@ KNOWN_MISSES = frozenset(
         "Who were you making the Red Room up for, Mrs. Ruddock?",
         "Where were you when Thwaite rang the bell, Reverend?",
         "Thwaite, did you serve the solicitor any punch?",
-        # DEFLECT questions that name what a line speaks of (Cook, the piano, the fiddler)
-        "Martha, does Cook have family down in the village?",
+        # DEFLECT questions that name what a line speaks of (the piano, the fiddler)
         "Miss Marsden, who taught you to play the piano?",
         "Miss Marsden, what colour was the fiddler's coat?",
         # a place after "to" is not a circumstance ("the waits go round [to the yard door]"; "go down [to the plate room]")
@@ -280,12 +277,8 @@ KNOWN_MISSES = frozenset(
         "Miss Marsden, what did your cousin say to the Reverend over supper?",
         "Miss Marsden, did Joel say anything to you before he left the hall?",
         "Julius, why did Mrs. Blamire want to speak to the Reverend after the waits?",
-        # DEFLECT questions that name what a line speaks of (Cook, Bessie, the piano, the fiddler, a curate, the Bishop,
+        # DEFLECT questions that name what a line speaks of (the piano, the fiddler, a curate, the Bishop,
         # the train, the snow): a person not of the six, or a thing, asked about for itself
-        "Butler, what did Cook give everyone for supper tonight?",
-        "Joel, what did Cook serve at supper?",
-        "Mr. Keld, what did Cook put in the mince pies?",
-        "Mrs. Ruddock, is Bessie walking out with anybody?",
         "Phoebe, how long have you been playing the piano?",
         "Miss Marsden, do you know the fiddler's name?",
         "Ask Miss Marsden: how old is the piano in the hall?",

@@ -191,6 +191,15 @@ def test_another_person_as_the_subject_is_not_the_topic() -> None:
     assert answer("Mrs Ruddock, did the waits get their wassail?") == line("ruddock", "the plate")
 
 
+def test_another_person_as_the_subject_gets_their_line_only_for_what_it_says_of_them() -> None:
+    deflect = next(e for e in case().entries_for("thwaite") if e.kind is EntryKind.DEFLECT)
+    # "Nance had it open for the waits": the line says what is asked of her, or its topic is them (the waits' carols)
+    assert answer("Thwaite, did Nance have it open for the waits?") == line("thwaite", "the yard door and the kitchen")
+    assert answer("Reverend, were the waits in good voice?") == line("keld", "the waits and the carols")
+    # the kitchen's line says nothing of Cook's baking
+    assert answer("Thwaite, what did Cook bake today?") == deflect.words
+
+
 def test_a_place_phrase_after_the_thing_asked_is_a_circumstance() -> None:
     assert answer("Reverend, could you hear the waits from your room?") == line("keld", "the waits and the carols")
     # a place phrase that comes first is what is asked
