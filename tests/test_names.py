@@ -148,6 +148,14 @@ def test_suspects_named_by_any_alias_in_order(matcher: NamesMatcher) -> None:
     assert matcher.suspects_named("who killed her") == ()
 
 
+def test_the_first_mention_of_a_suspect_is_where_any_alias_first_names_them(matcher: NamesMatcher) -> None:
+    said = "Ask Abel Thwaite, when did you last see Mrs. Blamire?"
+    assert matcher.first_mention(said, "thwaite") == (4, 8)  # "Abel", before "Thwaite"
+    assert matcher.first_mention(said, "joel") == (said.index("Blamire"), len(said) - 1)
+    assert matcher.first_mention(said, "keld") is None
+    assert matcher.first_mention("the butlers", "thwaite") is None  # whole words only
+
+
 def test_similarity_hears_sound_as_well_as_spelling() -> None:
     assert name_similarity("killed", "Keld") > name_similarity("told", "Keld")
     assert name_similarity("ormeride", "Ormerod") > 0.9

@@ -39,6 +39,7 @@ from voice_host.understanding.cascade import (
     slot_prefixes_for,
     whole_command_candidates,
     whole_message,
+    words_in_place,
 )
 from voice_host.understanding.names import SPOKEN_TITLES
 from voice_host.understanding.normalise import CorrectionKind
@@ -296,7 +297,8 @@ UNSURE = math.log(0.6)  # below the near-voice pass's bar: Whisper was not sure 
 def test_a_name_only_the_biased_pass_produced_is_confirmed(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Ormerod, where were you at ten?", "Or more, where were you at ten?")
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert len(recognizer.calls) == 2 and recognizer.calls[1] is None
+    # The unprompted decode, then the six's names scored where "Ormerod" was (none fits here).
+    assert recognizer.calls[1:] == [None, "closed set: "]
     assert recognizer.beams == [None, 1]  # the check pass decodes greedily
     assert result.heard.uncertain_names == ("ormerod",)
     assert result.heard.needs_confirmation
@@ -309,6 +311,94 @@ def test_a_name_both_passes_heard_goes_through(case: Case, game: Game) -> None:
     assert result.passes == 2
     assert result.heard.uncertain_names == ()
     assert not result.heard.needs_confirmation
+
+
+# The check pass's closed set: the name only the prompted pass wrote, heard in its place unprompted.
+HEARD_IN_PLACE = {" Thwaite": -1.2, " Abel": -2.0, " Keld": -6.0}  # Thwaite's best leads Keld's by 4.8
+
+
+def test_a_name_the_closed_set_hears_in_its_place_goes_through(case: Case, game: Game) -> None:
+    """Unprompted, Whisper misspells the name ("Tooth wait"); scored in its place, the name stands out."""
+    recognizer = ScriptedRecognizer(
+        "Thwaite, did you hear the weights?", "Tooth wait, did you hear the weights?", fits=HEARD_IN_PLACE
+    )
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert recognizer.calls[1:] == [None, "closed set: "]  # scored after the words before the name: none
+    assert result.heard.message is not None and result.heard.message.suspect == "thwaite"
+    assert result.heard.uncertain_names == ()
+    assert not result.heard.needs_confirmation
+    assert result.passes == 3  # the first pass, the check's decode and its closed set
+
+
+def test_the_closed_set_scores_the_name_after_the_words_before_it(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Where were you at 1035, Thwaite?", "Where were you at 1035, to wait?", fits=HEARD_IN_PLACE)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert recognizer.calls[-1] == "closed set: Where were you at 1035,"
+    assert not result.heard.needs_confirmation
+
+
+@pytest.mark.parametrize(
+    "fits",
+    [
+        {" Thwaite": -1.2, " Keld": -2.5},  # another suspect close behind (1.3 < the 2.0 margin)
+        {" Thwaite": -1.2, " Vicar": -2.0},  # ... by a role: a suspect's best word counts
+        {" Thwaite": -5.5},  # first, but below the floor: nothing of the six fits there
+    ],
+)
+def test_a_name_the_closed_set_does_not_clearly_hear_is_confirmed(case: Case, game: Game, fits: dict[str, float]) -> None:
+    recognizer = ScriptedRecognizer("Thwaite, did you hear the weights?", "Tooth wait, did you hear the weights?", fits=fits)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert result.heard.uncertain_names == ("thwaite",)
+    assert result.heard.needs_confirmation
+
+
+def test_a_name_put_where_the_unprompted_pass_heard_nothing_is_confirmed(case: Case, game: Game) -> None:
+    """The prompt made "Julius" out of the room's noise before "When did you ...": no word was there."""
+    recognizer = ScriptedRecognizer(
+        "Julius, when did you come in?", "When did you come in?", fits={" Julius": -1.0, " Thwaite": -9.0}
+    )
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "closed set: " not in recognizer.calls  # nothing to score: no cost
+    assert result.heard.uncertain_names == ("ormerod",)
+    assert result.heard.needs_confirmation
+
+
+def test_a_name_the_unprompted_pass_heard_as_someone_else_is_confirmed(case: Case, game: Game) -> None:
+    """The two passes disagree on who: the prompt's name is not taken on the closed set's word."""
+    recognizer = ScriptedRecognizer(
+        "Ask Julius, where were you at ten?", "Ask Martha, where were you at ten?", fits={" Julius": -1.0}
+    )
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert not any(call and call.startswith("closed set") for call in recognizer.calls)
+    assert result.heard.uncertain_names == ("ormerod",)
+    assert result.heard.needs_confirmation
+
+
+def test_the_check_names_closed_set_takes_its_margin_and_floor_from_the_settings(case: Case, game: Game) -> None:
+    said, plain = "Thwaite, did you hear the weights?", "Tooth wait, did you hear the weights?"
+    close = {" Thwaite": -1.2, " Keld": -2.5}
+    lenient = UnderstandingSettings(check_name_margin=1.0)
+    heard = passes_for(case, ScriptedRecognizer(said, plain, fits=close), Biasing.PROMPT_CHECKED, settings=lenient)
+    assert not heard.hear(AUDIO, game, SEATS).heard.needs_confirmation
+    strict = UnderstandingSettings(check_name_floor=-1.0)
+    checked = passes_for(case, ScriptedRecognizer(said, plain, fits=HEARD_IN_PLACE), Biasing.PROMPT_CHECKED, settings=strict)
+    assert checked.hear(AUDIO, game, SEATS).heard.needs_confirmation
+
+
+@pytest.mark.parametrize(
+    ("first", "name", "plain", "there"),
+    [
+        ("Where were you at 1035, Abel Thwaite?", "Abel", "Where were you at 1035, Ables wait?", ("Ables", "wait")),
+        ("Butler, you told us the yard door was locked.", "Butler", "But you told us the yard door was locked.", ("But",)),
+        ("Julius, when did you come in?", "Julius", "When did you come in?", ()),
+        ("Julius, when did you come in?", "Julius", "", ()),
+    ],
+)
+def test_words_in_place_are_what_the_plain_transcript_has_where_the_name_was(
+    first: str, name: str, plain: str, there: tuple[str, ...]
+) -> None:
+    start = first.index(name)
+    assert words_in_place(first, start, start + len(name), plain) == there
 
 
 def test_the_check_pass_runs_only_when_a_confident_costly_message_names_someone(case: Case, game: Game) -> None:

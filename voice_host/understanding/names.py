@@ -169,17 +169,26 @@ class NamesMatcher:
 
     def suspects_named(self, text: str) -> tuple[str, ...]:
         """Suspect keys named in the text by any alias, whole words, in order of first mention."""
-        found: list[tuple[int, str]] = []
+        ordered: list[str] = []
+        for _, _, key in sorted(self._mentions(text)):
+            if key not in ordered:
+                ordered.append(key)
+        return tuple(ordered)
+
+    def first_mention(self, text: str, suspect: str) -> tuple[int, int] | None:
+        """Where the text first names the suspect by any alias (start and end), or None."""
+        spans = [(start, end) for start, end, key in self._mentions(text) if key == suspect]
+        return min(spans, default=None)
+
+    def _mentions(self, text: str) -> list[tuple[int, int, str]]:
+        """Each alias's first whole-word mention in the text: start, end and the suspect's key."""
+        found: list[tuple[int, int, str]] = []
         lowered = text.lower()
         for alias, key in self._aliases.items():
             match = re.search(rf"(?<![\w']){re.escape(alias)}(?![\w'])", lowered)
             if match:
-                found.append((match.start(), key))
-        ordered: list[str] = []
-        for _, key in sorted(found):
-            if key not in ordered:
-                ordered.append(key)
-        return tuple(ordered)
+                found.append((match.start(), match.end(), key))
+        return found
 
     def best(
         self, heard: str, only: str | None = None, targets: Sequence[NameTarget] | None = None

@@ -72,6 +72,13 @@ class UnderstandingSettings:
     # Check pass: it only asks whether a name was really said; greedy decoding answers that as well
     # as beam 5, and sooner (the figures: docs/benchmarks.md, "Voice understanding").
     check_beam_size: int = 1
+    # ... and a name only the prompted pass wrote is scored as a closed set in its place (the six's
+    # names and roles, unprompted): it counts as heard, not uncertain, when the unprompted pass had
+    # words there and this suspect's best leads every other's by the margin, at the floor or better.
+    # On 120 tune utterances the guard asked about 12 clean questions, all heard right: their names
+    # led by 2.0-8.3 at -0.9 to -4.4 (docs/benchmarks.md, "Tune only: names only the prompt heard").
+    check_name_floor: float = -5.0
+    check_name_margin: float = 2.0
     # Closed-set pass: the best candidate fills an empty slot only when its mean token log-probability
     # is at least the floor and leads the next best value by the margin (on the tune fixtures the
     # right fills were above -5.3 and a whole nat ahead; the wrong ones below or close behind).
