@@ -12,7 +12,8 @@ cue wins, then the longer one, then a line that came into the FILE later.
 The grammar of the question moves a cue up or down: one of the six as its subject ("is Mrs Ruddock telling
 the truth?") counts as specific, unless a specific line in it names them while their own line is silent on
 that thing ("does Joel inherit?" is the will's); someone else as the subject ("what did Cook serve?") names their line
-only when it says more of what is asked, or is about them; the moment of a trailing "when you ..." or the place of
+only when it says more of what is asked, or is about them; "she" as the subject ("was she a careful woman?") names
+the dead woman plainly; the moment of a trailing "when you ..." or the place of
 "what were you doing at ..." is what is asked when nothing before it names a thing; a place phrase after
 the thing asked ("could you hear the waits from your room?") is a circumstance and counts as a name (after
 no more than a plain verb of the senses, as plain: "what could you hear from the piano?"); a thing asked
@@ -436,6 +437,16 @@ class TopicIndex:
             ]
         if unit.role is not Role.QUESTION:
             return hits
+        her_line = self._her_line(in_file)
+        opening = _opening(unit.words)
+        if (
+            her_line is not None
+            and unit.words[opening + 1 : opening + 2] == ("she",)
+            and unit.words[opening] in _AUX
+            and len(unit.words) > opening + 2  # not a tag ("..., would she?")
+        ):
+            # "was she good to the servants?": "she", the question's subject, is the dead woman, named plainly
+            hits = [*hits, _Hit(Cue(("she",), CueStrength.PLAIN, her_line), (opening + 1,), CueStrength.PLAIN)]
         subject = _subject_at(unit.words)
         focus = _focus_at(unit.words)
         if focus is not None and any(
@@ -480,6 +491,14 @@ class TopicIndex:
                     strength = CueStrength.PLAIN if sensed else CueStrength.NAME
             weighed.append(_Hit(hit.cue, hit.positions, strength))
         return _raise_after_about(unit.words, weighed)
+
+    def _her_line(self, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
+        """The suspect's line about the dead woman: the one a plain cue of her name names."""
+        for cues in self._by_first.values():
+            for cue in cues:
+                if cue.strength == CueStrength.PLAIN and set(cue.stems) <= self._dead_woman and in_file(cue.entry):
+                    return cue.entry
+        return None
 
     def _both(self, before: Sequence[_Hit], place: _Hit, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
         """The line that has one of the six at the place asked about ("did you see Mrs Ruddock [at the plate room

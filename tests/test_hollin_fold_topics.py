@@ -226,13 +226,12 @@ KNOWN_MISSES = frozenset(
         "Mr. Ormerod, did she leave Miss Marsden anything?",
         # "it" stands for the lead-in's second thing: no rule tells which thing a pronoun means (as above)
         "Mr. Keld, your room is right by the back stair. Did you go down it?",
-        # no cue of the line: "out in the snow", "which stair ... come down", "which door ... come in by", "careful woman
-        # with her papers", "miss her" (the plain "the parish" reaches the will); nor an echo of the line's own words:
-        # fewer than two shared ("come" is not the stem of "came"; "papers" alone; "snow" is no word of his line)
+        # no cue of the line: "out in the snow", "which stair ... come down", "which door ... come in by", "miss her" (the
+        # plain "the parish" reaches the will); nor an echo of the line's own words: fewer than two shared, or too common
+        # ("door" and "come"; "snow" is no word of his line)
         "Joel, why were you out in the snow at all, and who saw you?",
         "Which stair did you come down by, Reverend?",
         "Reverend, which door did you come in by?",
-        "Ormerod, was she a careful woman with her papers?",
         "Vicar, will the parish miss her?",
         # DEFLECT questions that a line no cue names echoes in two rare words (rulings: a question no cue names): "I keep
         # the plate and the cellar" (a second referee could take it), "Tonight the snow kept him"
@@ -258,19 +257,19 @@ KNOWN_MISSES = frozenset(
         "Why did you go down to the plate room with Mr. Ormerod, Vicar?",
         "How did you come to be at the plate room door after the alarm, Martha?",
         # no cue of the line, and no echo of two of its rare words (an irregular verb: "come" is not "came"; idioms:
-        # "catch your eye", "something was wrong", "like her", "remember her", "slip a paper past", "which door ... nearest",
+        # "catch your eye", "something was wrong", "like her", "remember her", "which door ... nearest",
         # "promise the staff", "go down to see her", "borrowed from a client's money")
         "Between ten and half past, did anything catch your eye, Abel?",
         "Curate, which door did you come into the house by tonight?",
         "Mrs. Ruddock, when did you first know something was wrong?",
         "Well, Martha, I know it's hard to speak of her now, but did you like her?",
         "Vicar, how will the parish remember her?",
-        "Ormerod, was she the kind of woman you could slip a paper past?",
         "Joel, which door of the house is nearest the stables across the yard?",
         "Housekeeper, did she promise the staff anything when she was gone?",
         "Miss Marsden, did you go down to see her?",
         "Question for Julius Ormerod: have you ever borrowed from a client's money to cover a loss of your own?",
-        # the dead woman as the subject ("was she good to the people below stairs?"): her plain names never name the topic
+        # "she" as the subject, put to a woman by title: the game reads it as the suspect ("was you good to ..."), so the
+        # rule of "she" as the dead woman does not reach it
         "To Mrs. Ruddock: was she good to the people below stairs?",
         # a person named in passing outranks the thing asked: what was said over supper, what she knows of Joel's going,
         # what Mrs. Blamire wanted with the Reverend (disputable: each names the person the line is about)

@@ -113,6 +113,13 @@ def test_a_hedge_between_a_cues_words_is_no_gap() -> None:
     assert answer("Thwaite, where were you before you went down for the bowl?") == line("thwaite", "where he was")
 
 
+def test_she_as_the_subject_of_a_question_names_the_dead_woman_plainly() -> None:
+    assert answer("Thwaite, was she generous to the servants?") == line("thwaite", "the mistress")
+    # a plain mention: a specific cue still outranks it, and a tag question ("..., would she?") is no subject
+    assert answer("Joel, was she angry about your debts?") == line("joel", "his debts")
+    assert answer("Joel, your aunt wouldn't pay what you owe, would she?") == line("joel", "his debts")
+
+
 def test_two_word_cues_do_not_stretch_over_other_words() -> None:
     # "back stair" must not be found in "back up the stair"
     assert answer("Joel, did you come back up the main stair?") != line("joel", "the back stair")
