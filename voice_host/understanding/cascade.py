@@ -1009,10 +1009,12 @@ class CheckPass:
         plain_names = set(hearing.matcher.suspects_named(plain_text))
         uncertain = tuple(key for key in named if key not in plain_names)
         # Unprompted, Whisper misspells a name it does not know ("Kailt", "Ables wait", "Vickr"): a name
-        # the closed set hears in its place counts as heard. Not when the unprompted pass named someone
-        # else: then the two passes disagree on who it was.
-        if uncertain and plain_names <= set(named):
-            said = plain.raw_text if plain.rejected is None else ""
+        # the closed set hears in its place counts as heard. Not when the unprompted pass wrote someone
+        # else's name: then the two passes disagree on who it was. A name only the matcher made of the
+        # unprompted words ("Parsons" put right as Marsden, "Miss Martian" as Martha) is its guess, and
+        # the closed set, which scores all six there, judges it better.
+        said = plain.raw_text if plain.rejected is None else ""
+        if uncertain and set(hearing.matcher.suspects_named(said)) <= set(named):
             uncertain = tuple(key for key in uncertain if not name_heard_in_place(hearing, ears, key, said))
         if uncertain:
             hearing.heard = hearing.understand(ears, hearing.first_transcript, uncertain)
