@@ -216,6 +216,7 @@ def test_heard_turn_grades_the_words(game: Game) -> None:
         "Who was with you at a quarter past ten?",
         "What did you hear after supper?",
         "Did you see her in the hall at ten?",  # a preposition inside the phrase
+        "Who did you see on the stair, Phoebe?",  # the one asked named after it
     ],
 )
 def test_a_question_that_says_where_or_when_ends_on_its_setting(said: str) -> None:

@@ -115,7 +115,7 @@ SETTING_PREPOSITIONS = frozenset("at in on after before during since until till 
 #: At most this many words after the preposition: "at a quarter past ten" is four.
 SETTING_WORDS = 4
 _SETTING_END = re.compile(
-    r"\b(" + "|".join(sorted(SETTING_PREPOSITIONS)) + r")((?:\s+[\w'’.-]+){1," + str(SETTING_WORDS) + r"})\W*$",
+    r"\b(" + "|".join(sorted(SETTING_PREPOSITIONS)) + r")((?:\s+[\w'’.,-]+){1," + str(SETTING_WORDS) + r"})\W*$",
     re.IGNORECASE,
 )
 
@@ -123,8 +123,9 @@ _SETTING_END = re.compile(
 def ends_on_setting(text: str) -> bool:
     """The words end on a phrase that sets where or when ("... in the library?", "... at 10?").
 
-    Only full words may follow the preposition: "where were you at" trails off, and a preposition
-    inside the phrase ("in the hall at ten") still ends it on a setting.
+    Only full words may follow the preposition: "where were you at" trails off. A preposition inside
+    the phrase ("in the hall at ten") or the one asked named after it ("on the stair, Phoebe?") still
+    ends it on a setting.
     """
     found = _SETTING_END.search(text.strip())
     return found is not None and not trails_off(text)
