@@ -37,7 +37,8 @@ The passes, in order (with the prompt biasing, the default):
   command is taken, as a repair, only when it fits, stands out from the next and comes close to the
   transcript, and confirmed when its lead is narrow ("Answers" then finds its name as a closed set);
 - check, when the transcript names a suspect in a costly message that would otherwise go through: an
-  unbiased pass, and a name only the biased pass produced counts as uncertain.
+  unbiased pass, and a name only the biased pass produced counts as uncertain, unless the unbiased
+  pass had words in its place and the six's names scored there (a closed set) put it clearly first.
 The slot pass (`SlotPass`: Whisper decodes again continuing from the verb, "Read E") did the
 closed set's work before it, with up to three decodes; it is kept as a pass one can list instead.
 See docs/benchmarks.md ("Voice understanding") for the measurements behind these choices.
@@ -986,7 +987,9 @@ class CheckPass:
     """A costly message naming a suspect that would go through: was the name heard without the prompt?
 
     Here the heard message is the first pass's own: what a slot, focus or near-voice pass finds is a
-    repair, so a costly result from them is confirmed already and never reaches the check.
+    repair, so a costly result from them is confirmed already and never reaches the check. A name the
+    unprompted decode did not write is uncertain (the message is asked about first) unless it was
+    heard in its place (`name_heard_in_place`): unprompted, Whisper misspells the names it does not know.
     """
 
     name: PassName = PassName.CHECK
