@@ -11,7 +11,9 @@ narration through a seeded echo path, `audio_fixtures/echo.py`, plus a player) -
 and the whole understanding (`HearPipeline`: whisper's passes, the matcher, the engine's classifier) ->
 `barge_words`.
 
-- stop trials: a stretch of narration after 10 s of warm-up; a player says a stop word ("Stop.",
+- stop trials: a stretch of narration after 10 s of warm-up (and `--history` seconds of the Host before
+  it, 30 by default, so Silero has heard the gate's silence as it has deep in a night; 0: the trials of
+  runs 3-5, heard 1-9 s after the canceller settled); a player says a stop word ("Stop.",
   "Wait.", ... rendered in the split's voices by audio_fixtures.voices, heard in a room, 6 dB either side
   of the echo) at a seeded moment. End of the word (its last 10 ms within 40 dB of its loudest) to
   silence, in parts: Silero's lag (the word's end to where Silero's pause began, audio time), the pause
@@ -107,6 +109,7 @@ class Ears:
         tail_seconds: float = TAIL_SECONDS,
         gate_db: float | None = GATE_DB,
         second: Any = None,
+        settings: Any = None,
     ) -> None:
         from voice_host.ears.echo import EchoCanceller, FarEnd, SpeexFrames, WebRtcFrames
         from voice_host.ears.vad import SileroVad
@@ -125,6 +128,7 @@ class Ears:
         self.scorer = scorer
         self.second = second  # the second opinion on "stop" (Whisper base), or None
         self.full = full  # the whole understanding too (off: only the short path is measured)
+        self.settings = settings  # ListenerSettings, or None: the app's
 
     def hear(self, mic: Audio, played: Audio) -> tuple[list[Heard], list[Short]]:
         from voice_host.cli.hear import fresh_game
@@ -181,6 +185,7 @@ class Ears:
             turn_complete=self.complete, echo=self.echo, far_end=self.far_end,
             short_words=score if self.scorer is not None else None, on_short_word=took,
             second_opinion=(lambda audio: score(audio, self.second)) if self.second is not None else None,
+            settings=self.settings,
         )  # fmt: skip
         listener.begin_speaking()
         for at in range(0, len(mic) - BLOCK_SAMPLES + 1, BLOCK_SAMPLES):
@@ -268,6 +273,13 @@ def main() -> None:
     parser.add_argument("--tail", type=float, default=TAIL_SECONDS, help="speex's filter length, seconds")
     parser.add_argument("--gate-db", type=float, default=GATE_DB, help="the residual-echo gate in front of Silero")
     parser.add_argument("--no-gate", action="store_true", help="no residual-echo gate (Silero hears speex's output)")
+    parser.add_argument(
+        "--history",
+        type=float,
+        default=30.0,
+        help="seconds of the Host (the narration just before) heard before each trial's 22 s: Silero's state as deep in a night",
+    )
+    parser.add_argument("--no-rest", action="store_true", help="Silero never rests over the gate's silence (as before)")
     args = parser.parse_args()
     gate_db = None if args.no_gate else args.gate_db
 
@@ -279,6 +291,7 @@ def main() -> None:
     from voice_host.ears.asr import RecognitionOptions
     from voice_host.ears.short_words import ShortWord, ShortWordScorer, second_opinion_scorer
     from voice_host.loop.casefiles import load_bundled_case
+    from voice_host.loop.listener import ListenerSettings
     from voice_host.mouth.tts import Synthesizer, default_voice_map
 
     case = load_bundled_case()
@@ -299,20 +312,24 @@ def main() -> None:
     players = voices(Split.TUNE if args.voices == "tune" else Split.TEST)
     renderer = Renderer()
     length = int((WARM_SECONDS + TRIAL_SECONDS) * SAMPLE_RATE)
+    history = int(args.history * SAMPLE_RATE)
+    settings = ListenerSettings(rest_after_gate_seconds=None) if args.no_rest else None
 
     def over_host(key: str, seed: int, clean: Audio) -> tuple[list[Heard], list[Short], float, float, str]:
         """The player's `clean` words said over the Host at a seeded moment: what was heard, and where."""
         rng = np.random.default_rng(seed)
         start = int(rng.integers(0, len(narration) - length))
-        played = narration[start : start + length]
+        # The Host went on before the trial's stretch (the narration just before it, from its end if need be).
+        before = narration[np.arange(start - history, start) % len(narration)]
+        played = np.concatenate([before, narration[start : start + length]])
         path: EchoPath = echo_path(key)
         echo = path.apply(played)
         voice, _ = in_room(clean, key, impulses)
         voice = voice * (active_rms(echo) * 10 ** (float(rng.uniform(-6.0, 6.0)) / 20) / active_rms(voice))
-        at = int(rng.integers(int((WARM_SECONDS + 2) * SAMPLE_RATE), length - len(voice) - SAMPLE_RATE))
+        at = history + int(rng.integers(int((WARM_SECONDS + 2) * SAMPLE_RATE), length - len(voice) - SAMPLE_RATE))
         mic = echo.copy()
         mic[at : at + len(voice)] += voice
-        ears = Ears(pipeline, case, args.detector, scorer, not args.short_only, args.tail, gate_db, second)
+        ears = Ears(pipeline, case, args.detector, scorer, not args.short_only, args.tail, gate_db, second, settings)
         heard, shorts = ears.hear(mic.astype(np.float32), played)
         return (
             heard,
@@ -387,6 +404,7 @@ def main() -> None:
     command += " --no-short" if args.no_short else f" --model {args.model} --padding {args.padding:g}"
     command += " --no-second" if args.no_second and not args.no_short else ""
     command += " --short-only" if args.short_only else ""
+    command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "")
     print(f"`{command}" + (" --no-night" if args.no_night else f" --nights {args.nights}") + "`\n")
     if args.trials:
         within = sum(1 for t in times if t <= 0.5)
@@ -425,7 +443,7 @@ def main() -> None:
         for night in range(args.nights):
             path = echo_path(f"night-{night}")
             echo = path.apply(played)
-            ears = Ears(pipeline, case, args.detector, scorer, True, args.tail, gate_db, second)
+            ears = Ears(pipeline, case, args.detector, scorer, True, args.tail, gate_db, second, settings)
             started = time.perf_counter()
             heard, shorts = ears.hear(echo, played)
             seconds = time.perf_counter() - started

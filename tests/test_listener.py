@@ -52,9 +52,11 @@ def silence(blocks: int) -> list[Audio]:
 class FakeDetector:
     def __init__(self) -> None:
         self.resets = 0
+        self.heard: list[int] = []  # the length of each chunk it was asked about
 
     def probability(self, chunk: Audio) -> float:
-        return 1.0 if float(np.max(np.abs(chunk))) > 0.05 else 0.0
+        self.heard.append(len(chunk))
+        return 1.0 if float(np.max(np.abs(chunk), initial=0.0)) > 0.05 else 0.0
 
     def reset(self) -> None:
         self.resets += 1
@@ -883,6 +885,29 @@ def test_until_the_canceller_has_heard_enough_of_the_host_the_microphone_is_shut
     player = [(b + (0.5 if 10 <= i < 16 else 0.0)).astype(np.float32) for i, b in enumerate(more)]
     feed_with_far_end(h, far_end, clock, player, more)
     assert len(h.utterances) == 1  # said once it had settled: heard
+
+
+def test_over_the_gates_silence_silero_rests_once_then_is_not_run_until_something_passes() -> None:
+    h, far_end, clock = echo_harness()
+    h.listener.begin_speaking()
+    host = speech(0.3, 20)  # 1 s of the Host, cancelled to digital silence
+    feed_with_far_end(h, far_end, clock, host, host)
+    # Heard as usual until 0.3 s of it (the sixth block), then started afresh on 0.5 s of silence and left to rest.
+    assert h.detector.heard == [BLOCK] * 5 + [SAMPLE_RATE // 2]
+    assert h.detector.resets == 1
+    more = speech(0.3, 30)
+    player = [(b + (0.5 if 10 <= i < 16 else 0.0)).astype(np.float32) for i, b in enumerate(more)]
+    feed_with_far_end(h, far_end, clock, player, more)
+    assert len(h.utterances) == 1  # the player over the Host is heard from the rested state
+    assert h.detector.resets == 2  # and rested again once the gate had been shut 0.3 s after their words
+
+
+def test_without_the_host_silence_is_heard_as_always() -> None:
+    h, far_end, clock = echo_harness()
+    feed_with_far_end(h, far_end, clock, silence(30), silence(30))  # nothing played for 1.5 s: the raw microphone
+    heard, resets = len(h.detector.heard), h.detector.resets
+    feed_with_far_end(h, far_end, clock, silence(20), silence(20))
+    assert h.detector.heard[heard:] == [BLOCK] * 20 and h.detector.resets == resets
 
 
 def stop_word_harness() -> tuple[Harness, FarEnd, Clock]:

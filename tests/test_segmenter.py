@@ -8,8 +8,10 @@ import pytest
 from tests.conftest_speech import Render
 from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.ears.vad import (
+    DigitalSilence,
     SegmenterSettings,
     SegmentEvent,
+    SilenceStep,
     UtteranceCollector,
     VoiceSegmenter,
 )
@@ -172,3 +174,37 @@ def test_silero_hears_rendered_speech_and_not_silence(render_speech: Render) -> 
     assert np.mean(np.array(probabilities) > 0.5) > 0.6
     vad.reset()
     assert vad.probability(np.zeros(100, dtype=np.float32)) == 0.0  # no window complete yet
+
+
+def rests(silence: DigitalSilence, pattern: str) -> str:
+    """Feed one 0.05 s block per character ('0' digital silence, 's' anything else); one letter per step."""
+    letter = {SilenceStep.HEAR: "h", SilenceStep.REST: "r", SilenceStep.SKIP: "s"}
+    return "".join(letter[silence.add(CHUNK, mark == "0")] for mark in pattern)
+
+
+def test_the_gates_silence_rests_silero_once_after_a_run_then_skips_it() -> None:
+    # h: hear (run the model), r: rest (start it afresh), s: skip (the model rests)
+    assert rests(DigitalSilence(rest_after_seconds=0.2), "ss00000ss") == "hhhhhrshh"
+
+
+def test_a_gap_shorter_than_the_run_never_rests_silero() -> None:
+    assert rests(DigitalSilence(rest_after_seconds=0.2), "s000s000s") == "h" * 9
+
+
+def test_after_sound_the_next_run_rests_silero_again() -> None:
+    assert rests(DigitalSilence(rest_after_seconds=0.1), "00s000") == "hrhhrs"
+
+
+def test_silero_grows_deaf_over_digital_silence_and_hears_again_after_a_rest(render_speech: Render) -> None:
+    """Why `DigitalSilence`: Silero's state drifts over long digital silence (the gate's, over the Host)."""
+    from voice_host.ears.vad import SileroVad
+
+    vad = SileroVad()
+    word = render_speech("Wait.", pad=0.0) * 0.1  # as quiet as a word said over the Host's echo (about -39 dBFS)
+
+    def loudest(before_seconds: float) -> float:
+        vad.reset()
+        vad.probability(np.zeros(round(before_seconds * SAMPLE_RATE), dtype=np.float32))
+        return max(vad.probability(word[i : i + 512]) for i in range(0, len(word), 512))
+
+    assert loudest(60.0) < 0.5 <= loudest(DigitalSilence().rest_seconds)

@@ -108,6 +108,44 @@ class VoiceSegmenter:
         return SegmentEvent.NONE
 
 
+class SilenceStep(Enum):
+    HEAR = "hear"  # run the model on the block
+    REST = "rest"  # the gate's silence has just lasted long enough: start the model afresh on a little silence
+    SKIP = "skip"  # still the gate's silence: the model rests (nothing is there to find)
+
+
+@dataclass
+class DigitalSilence:
+    """When Silero should rest: after a run of digital silence (every sample exactly 0).
+
+    Over the Host, Silero hears the echo canceller's output through the residual-echo gate, which is
+    digital silence most of the time. Silero's recurrent state drifts over it: after 10 s of zeros the
+    stop words of the barge-in bench peak 0.1-0.4 lower than from a fresh state, and after 30 s most
+    never reach 0.5 (docs/benchmarks.md "Barge-in", tune only). So once a run of the gate's silence
+    has lasted `rest_after_seconds` (longer than the gate shuts between two syllables), the model is
+    started afresh on `rest_seconds` of silence (straight from a reset its first syllable scores low)
+    and not run again until something passes the gate. A real microphone never gives exact zeros.
+    Pure: fed each block's length and whether it was all zeros.
+    """
+
+    rest_after_seconds: float = 0.3
+    rest_seconds: float = 0.5
+    run_seconds: float = 0.0
+    resting: bool = False
+
+    def add(self, chunk_seconds: float, silent: bool) -> SilenceStep:
+        if not silent:
+            self.run_seconds, self.resting = 0.0, False
+            return SilenceStep.HEAR
+        self.run_seconds += chunk_seconds
+        if self.resting:
+            return SilenceStep.SKIP
+        if self.run_seconds + 1e-9 >= self.rest_after_seconds:
+            self.resting = True
+            return SilenceStep.REST
+        return SilenceStep.HEAR
+
+
 @dataclass(frozen=True)
 class CollectorStep:
     """One chunk's outcome; `audio` is the utterance so far on SILENCE_STARTED, SPEECH_ENDED, TOO_LONG."""

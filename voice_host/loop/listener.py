@@ -39,7 +39,7 @@ from voice_host.ears.echo import EchoCanceller, FarEnd
 from voice_host.ears.short_words import ShortWord, ShortWordScores
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.ears.turn import EndOfTurn, TurnText
-from voice_host.ears.vad import SegmenterSettings, SegmentEvent, SpeechDetector, UtteranceCollector
+from voice_host.ears.vad import DigitalSilence, SegmenterSettings, SegmentEvent, SilenceStep, SpeechDetector, UtteranceCollector
 from voice_host.loop.barge_in import BargeIn, HostTalk, ShortPath
 from voice_host.loop.events import MicLevel, MicStatus
 
@@ -100,6 +100,9 @@ class ListenerSettings:
     segmenter: SegmenterSettings = field(default_factory=SegmenterSettings)
     end_of_turn: EndOfTurn = field(default_factory=EndOfTurn)
     speech_threshold: float = 0.5  # Silero probability at or above which a block is speech
+    # Over the Host, Silero rests (starts afresh) after this much of the residual-echo gate's digital
+    # silence (`DigitalSilence`: its state drifts deaf over long runs of zeros). None: never.
+    rest_after_gate_seconds: float | None = 0.3
     speaking_tail_seconds: float = 0.3  # the microphone stays shut this long after the Host stops
     retry_seconds: float = 1.0  # how often to look for a lost microphone
     read_timeout: float = 0.2
@@ -220,6 +223,8 @@ class Listener(Generic[T]):
         # The current pause's scoring: the scores it acted on (or the last stretch's) and its verdict.
         self._short_future: Future[tuple[ShortWordScores, ShortWord | None]] | None = None
         self._early_held: Audio | None = None  # the early understanding, waiting for that scoring
+        rest_after = self.settings.rest_after_gate_seconds
+        self._gate_silence = DigitalSilence(rest_after) if rest_after is not None else None
 
     # --- controls (any thread) ---
 
@@ -343,13 +348,14 @@ class Listener(Generic[T]):
             if in_tail:
                 self._tail_left -= seconds
             tail_over = in_tail and self._tail_left <= 1e-9
-        detect = block
+        detect, gated = block, False
         if self.echo is not None and self.far_end is not None:
             # Every block goes through the canceller, muted or not: it follows the room all night.
             far = self.far_end.take(len(block), captured_at)
             cancelled = self.echo.process(block, far, self.far_end.quiet_seconds())
             if self.echo.settled:
                 detect, block = cancelled.detect, cancelled.words
+                gated = cancelled.far_active
                 speaking = in_tail = False  # the microphone stays open
         if speaking or in_tail or muted:
             if self.collector.collecting or self._early is not None:
@@ -361,7 +367,15 @@ class Listener(Generic[T]):
             return
 
         self._drop_taken()
-        is_speech = self.detector.probability(detect) >= self.settings.speech_threshold
+        silence = self._gate_silence
+        hearing = silence.add(seconds, gated and not np.any(detect)) if silence is not None else SilenceStep.HEAR
+        if hearing is SilenceStep.HEAR:
+            is_speech = self.detector.probability(detect) >= self.settings.speech_threshold
+        else:  # the gate's silence: nothing to hear
+            if hearing is SilenceStep.REST and silence is not None:
+                self.detector.reset()
+                self.detector.probability(np.zeros(round(silence.rest_seconds * self.source.sample_rate), dtype=np.float32))
+            is_speech = False
         paused = self.collector.segmenter.silence_run if self.collector.collecting else 0.0
         step = self.collector.add(block, is_speech)
         event = step.event
