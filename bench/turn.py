@@ -168,7 +168,7 @@ class Trace:
 
 
 class Tracer:
-    def __init__(self, smart_turn: Path | None, early_seconds: float = TRACE_EARLY) -> None:
+    def __init__(self, smart_turn: Path | None, early_seconds: float = TRACE_EARLY, speech_threshold: float = 0.5) -> None:
         from voice_host.cli.hear import HearPipeline, fresh_game
         from voice_host.ears.vad import SegmenterSettings, SileroVad
         from voice_host.loop.casefiles import load_bundled_case
@@ -178,6 +178,7 @@ class Tracer:
         self.fresh_game = fresh_game
         self.vad = SileroVad()
         self.settings = SegmenterSettings(early_seconds=early_seconds)
+        self.speech_threshold = speech_threshold  # ListenerSettings.speech_threshold
         self.smart: Callable[[Audio], float] | None = None
         if smart_turn is not None:
             self.smart = smart_turn_scorer(smart_turn)
@@ -192,7 +193,7 @@ class Tracer:
         for index in range(0, len(audio) - BLOCK + 1, BLOCK):
             block = audio[index : index + BLOCK]
             now = (index + BLOCK) / SAMPLE_RATE
-            is_speech = self.vad.probability(block) >= 0.5
+            is_speech = self.vad.probability(block) >= self.speech_threshold
             step = collector.add(block, is_speech)
             if step.event is SegmentEvent.SILENCE_STARTED and step.audio is not None:
                 began = now - collector.segmenter.silence_run
@@ -426,6 +427,12 @@ def main() -> None:
     )
     parser.add_argument("--paused-only", action="store_true", help="only the paused lines (implies --paused)")
     parser.add_argument("--paused", action="store_true", help="also the paused lines of audio_fixtures/paused.py")
+    parser.add_argument(
+        "--speech-threshold",
+        type=float,
+        default=0.5,
+        help="Silero probability at or above which a block is speech (the listener's speech_threshold)",
+    )
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args()
 
@@ -438,7 +445,7 @@ def main() -> None:
     fixtures = [] if args.paused_only else fixtures
     sounds = FixtureAudio(every, args.cache)
     impulses = RoomImpulses(args.cache)
-    tracer = Tracer(args.smart_turn)
+    tracer = Tracer(args.smart_turn, speech_threshold=args.speech_threshold)
     store = TraceStore(tracer, args.traces)
     synth = Synthesizer()
     synth.preload()
