@@ -1,24 +1,29 @@
 """Topic choice held out as it was: each blind question set at the commit where it was measured, with and without
-the lines' own words (the echo rule of engine.topics), added to that commit's engine.
+today's back-offs added to that commit's engine: the lines' own words (the echo rule of engine.topics) and the
+questions asked before (engine.asked's votes, over that commit's own tune questions).
 
     .venv/bin/python bench/topic_folds.py
 
 For each fold, a detached git worktree of that commit (in a temporary folder, removed after) runs that commit's
-bench/questions.py twice: as it was, and with today's LineWords wrapped around its TopicIndex.choose the way
-today's choose uses it (a question no cue names, or only plain ones, gets the line that echoes it). The set was
-its `test` split there, written blind and not yet tuned on, so the figures say how the echo rule carries over to
-strangers' wording. Needs the repository's history (a clone, not an export).
+bench/questions.py four times: as it was; with today's LineWords wrapped around its TopicIndex.choose the way
+today's choose uses it (a question no cue names, or only plain ones, gets the line that echoes it); with today's
+TopicVotes, built from the tune rows of that commit's question set, overruling its choice when they are sure
+(engine.topics.VOTE_MARGIN); and with both. The set was its `test` split there, written blind and not yet tuned on,
+so the figures say how each back-off carries over to strangers' wording. Needs the repository's history (a clone,
+not an export).
 
     .venv/bin/python bench/topic_folds.py --cues-then
 
 Today's rules with each fold's cues as they were: today's engine, loaded with the reveal (cue lists and lines) and
-the question set of the commit where the set was measured held out, before any cue was shaped on it. Run at two
+the question set of the commit where the set was measured held out, before any cue was shaped on it (its tune rows
+vote as the questions asked before). Run at two
 commits, it says whether a change of the rules (not of the cues) carries over to questions it was not shaped on: the
 rules of today were shaped on every earlier set, so the figures compare changes, they are no held-out result.
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import subprocess
 import sys
@@ -27,6 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from engine.topics import VOTE_MARGIN, VOTE_MARGIN_OVER_CUES  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -35,30 +43,38 @@ class Fold:
     commit: str  # where the set was measured held out (docs/benchmarks.md)
 
 
-FOLDS = (Fold("third", "9049beb"), Fold("fourth", "5412fb8"), Fold("fifth", "75a959b"))
-# For --cues-then: the sixth set too, measured at 5f5d499 (it moved to tune after: changes since were shaped on it).
-CUE_FOLDS = (*FOLDS, Fold("sixth", "5f5d499"))
+# The sixth set moved to tune after 5f5d499: changes since (the votes' margins among them) were shaped on it too.
+FOLDS = (Fold("third", "9049beb"), Fold("fourth", "5412fb8"), Fold("fifth", "75a959b"), Fold("sixth", "5f5d499"))
+CUE_FOLDS = FOLDS  # for --cues-then
 
-# Run inside the old worktree: its own engine, with today's engine/topics.py loaded beside it for LineWords.
-_WITH_ECHO = """
+# Run inside the old worktree: its own engine, with today's engine/topics.py (LineWords) and engine/asked.py
+# (TopicVotes, stdlib only) loaded beside it by path.
+_PRELUDE = """
 import importlib.util, runpy, sys
 sys.path.insert(0, ".")
 import engine.topics as old
-spec = importlib.util.spec_from_file_location("today_topics", {today!r})
-today = importlib.util.module_from_spec(spec)
-sys.modules["today_topics"] = today
-spec.loader.exec_module(today)
-built = old.topic_indexes
+def beside(name, path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+beside("engine.asked", {asked!r})  # today's topics imports it; the old engine has none
+"""
+# today's LineWords around the old choice: a question no cue names, or only plain ones, gets the line that echoes it
+_ECHO = """
+today = beside("today_topics", {topics!r})
+built_for_echo = old.topic_indexes
 def topic_indexes(case):
-    indexes = built(case)
+    indexes = built_for_echo(case)
     echoes = today.line_words(case)
     for key, index in indexes.items():
         index.echoes = echoes[key]
     return indexes
 old.topic_indexes = topic_indexes
-chosen = old.TopicIndex.choose
+chosen_by_cues = old.TopicIndex.choose
 def choose(self, question, in_file):
-    entry = chosen(self, question, in_file)
+    entry = chosen_by_cues(self, question, in_file)
     words = today._folded_words(question)
     hits = self.hits(words, in_file)
     if any(hit.cue.strength > old.CueStrength.PLAIN for hit in hits):
@@ -67,12 +83,36 @@ def choose(self, question, in_file):
     echoed = self.echoes.echoed(today.echo_words(question) - matched, in_file)
     return echoed if echoed is not None else entry
 old.TopicIndex.choose = choose
-sys.argv = ["bench/questions.py"]
-runpy.run_path("bench/questions.py", run_name="__main__")
 """
-_AS_IT_WAS = """
-import runpy, sys
-sys.path.insert(0, ".")
+# today's TopicVotes over that commit's own tune questions, overruling the old choice as today's choose does
+_VOTES = """
+asked = beside("today_asked", {asked!r})
+today_words = beside("today_topics_for_votes", {topics!r})._folded_words
+with open("spoilers/hollin-fold/questions.tsv", encoding="utf-8") as handle:
+    votes = asked.topic_votes(asked.tune_questions(handle.read()))
+built_for_votes = old.topic_indexes
+def topic_indexes(case):
+    indexes = built_for_votes(case)
+    for key, index in indexes.items():
+        index.votes = votes.get(key)
+        index.lines = [entry for entry in case.entries_for(key) if entry.kind.value != "deflect"]
+    return indexes
+old.topic_indexes = topic_indexes
+chosen_before_votes = old.TopicIndex.choose
+def choose(self, question, in_file):
+    entry = chosen_before_votes(self, question, in_file)
+    if self.votes is None:
+        return entry
+    in_play = {{line.topic for line in self.lines if in_file(line)}} | {{asked.DEFLECT}}
+    vote = self.votes.vote(question, in_play)
+    hits = self.hits(today_words(question), in_file)
+    specific = any(hit.cue.strength > old.CueStrength.PLAIN for hit in hits)
+    if vote is None or vote.margin < ({over_cues!r} if specific else {margin!r}):
+        return entry
+    return next((line for line in self.lines if line.topic == vote.topic and in_file(line)), None)
+old.TopicIndex.choose = choose
+"""
+_RUN = """
 sys.argv = ["bench/questions.py"]
 runpy.run_path("bench/questions.py", run_name="__main__")
 """
@@ -93,6 +133,7 @@ def cues_then() -> int:
     """Today's rules, each fold's cues and questions as they were at its commit."""
     sys.path.insert(0, str(ROOT))
     from bench.questions import DEFLECT, parse_questions, run
+    from engine.asked import tune_questions
     from engine.case import Case, parse_reveal
     from voice_host.loop.casefiles import load_bundled_case
 
@@ -101,34 +142,60 @@ def cues_then() -> int:
     print("|---|---|---|---|---|")
     for fold in CUE_FOLDS:
         reveal = parse_reveal(_at(fold.commit, "spoilers/hollin-fold/reveal.txt"), "reveal.txt", today.public.suspects)
-        case = Case(today.public, today.notice, reveal, "")
-        outcomes = list(run(parse_questions(_at(fold.commit, "spoilers/hollin-fold/questions.tsv")), case))
+        question_set = _at(fold.commit, "spoilers/hollin-fold/questions.tsv")
+        case = Case(today.public, today.notice, reveal, "", tune_questions(question_set))
+        outcomes = list(run(parse_questions(question_set), case))
         tune = [o for o in outcomes if o.question.split == "tune"]
         held = [o for o in outcomes if o.question.split == "test"]
         lined = [o for o in held if o.question.topic != DEFLECT]
-        on_tune, reached, on_held = (sum(o.on_subject for o in tune), sum(o.reaches_line for o in lined),
-                                     sum(o.on_subject for o in held))
-        print(f"| {fold.blind_set} | {fold.commit} | {on_tune}/{len(tune)} ({on_tune / len(tune):.1%}) "
-              f"| {reached}/{len(lined)} ({reached / len(lined):.1%}) | {on_held}/{len(held)} ({on_held / len(held):.1%}) |")
+        on_tune, reached, on_held = (
+            sum(o.on_subject for o in tune),
+            sum(o.reaches_line for o in lined),
+            sum(o.on_subject for o in held),
+        )
+        print(
+            f"| {fold.blind_set} | {fold.commit} | {on_tune}/{len(tune)} ({on_tune / len(tune):.1%}) "
+            f"| {reached}/{len(lined)} ({reached / len(lined):.1%}) | {on_held}/{len(held)} ({on_held / len(held):.1%}) |"
+        )
     return 0
 
 
 def main() -> int:
-    if sys.argv[1:] == ["--cues-then"]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--margins",
+        default="",
+        help="vote margins to compare, with echo and votes: comma-separated MARGIN/OVER_CUES pairs (default: the engine's)",
+    )
+    parser.add_argument("--cues-then", action="store_true", help="today's rules with each fold's cues as they were")
+    args = parser.parse_args()
+    if args.cues_then:
         return cues_then()
-    print("| held-out set | commit | tune as it was | tune with echo | set as it was | set with echo |")
-    print("|---|---|---|---|---|---|")
+    today = {"topics": str(ROOT / "engine" / "topics.py"), "asked": str(ROOT / "engine" / "asked.py")}
+    prelude, echo = _PRELUDE.format(**today), _ECHO.format(**today)
+    runs = {"as it was": prelude + _RUN}
+    if args.margins:
+        for pair in args.margins.split(","):
+            margin, over_cues = (float(value) for value in pair.split("/"))
+            votes = _VOTES.format(margin=margin, over_cues=over_cues, **today)
+            runs[f"with echo and votes at {pair}"] = prelude + echo + votes + _RUN
+    else:
+        votes = _VOTES.format(margin=VOTE_MARGIN, over_cues=VOTE_MARGIN_OVER_CUES, **today)
+        runs["with echo"] = prelude + echo + _RUN
+        runs["with votes"] = prelude + votes + _RUN
+        runs["with echo and votes"] = prelude + echo + votes + _RUN
+    print("| held-out set | commit | tune as it was | " + " | ".join(f"set {name}" for name in runs) + " |")
+    print("|---|---|---|" + "---|" * len(runs))
     for fold in FOLDS:
         with tempfile.TemporaryDirectory() as folder:
             worktree = Path(folder) / fold.commit
             subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "-q", "--detach", str(worktree), fold.commit], check=True)
             try:
-                before = on_subject(worktree, _AS_IT_WAS)
-                after = on_subject(worktree, _WITH_ECHO.format(today=str(ROOT / "engine" / "topics.py")))
+                found = {name: on_subject(worktree, code) for name, code in runs.items()}
             finally:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(worktree)], check=True)
-        cells = [f"{on}/{of} ({on / of:.1%})" for on, of in (before["tune"], after["tune"], before["test"], after["test"])]
-        print(f"| {fold.blind_set} | {fold.commit} | " + " | ".join(cells) + " |")
+        cells = [found["as it was"]["tune"], *(found[name]["test"] for name in runs)]
+        print(f"| {fold.blind_set} | {fold.commit} | " + " | ".join(f"{on}/{of} ({on / of:.1%})" for on, of in cells) + " |")
     return 0
 
 

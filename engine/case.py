@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 
+from engine.asked import ASKED_FILE, AskedFormatError, AskedQuestion, parse_asked, unknown_topics
 from engine.caseformat import END_OF_FILE, CaseFormatError, Record, RecordSchema, parse_records
 from engine.rules import EXHIBITS, EXHIBITS_PER_ROUND, ROUNDS
 from engine.seal import SealError, sha256_hex, unseal_part
@@ -198,6 +199,9 @@ class Case:
     notice: Notice
     reveal: Reveal
     reveal_sha256: str
+    # The questions tables asked before, labelled with their topics (engine.asked): they vote for a question's topic.
+    # Sealed beside the reveal but outside its commitment: they choose which line answers, never what a line says.
+    asked: tuple[AskedQuestion, ...] = ()
     # Indexes built from the case once and shared by every Game of it (name patterns, cue tables).
     derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
@@ -586,7 +590,23 @@ def load_case(files: Mapping[str, bytes]) -> Case:
     for name, found in (("notice", notice.mystery), ("reveal", reveal.mystery)):
         if found != public.mystery:
             raise CaseError(f"the {name} is for {found!r}, but {PUBLIC_FILE} is {public.mystery!r}")
-    return Case(public, notice, reveal, digest)
+    return Case(public, notice, reveal, digest, _asked(files, reveal))
+
+
+def _asked(files: Mapping[str, bytes], reveal: Reveal) -> tuple[AskedQuestion, ...]:
+    """The case's sealed asked questions, if it has them; each must name a suspect and topic of the reveal."""
+    if ASKED_FILE not in files:
+        return ()
+    try:
+        asked = parse_asked(_utf8(unseal_part(files[ASKED_FILE]), ASKED_FILE))
+    except (SealError, AskedFormatError) as error:
+        raise CaseError(f"{ASKED_FILE} is damaged: {error}") from None
+    topics: dict[str, set[str]] = {}
+    for entry in reveal.entries:
+        topics.setdefault(entry.suspect, set()).add(entry.topic)
+    if stray := unknown_topics(asked, topics):
+        raise CaseError(f"{ASKED_FILE}: {stray[0].suspect} has no topic {stray[0].topic!r} ({len(stray)} such question(s))")
+    return asked
 
 
 def _utf8(data: bytes, file: str) -> str:

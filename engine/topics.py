@@ -30,6 +30,9 @@ with the question ("did you steal jam as a boy?": "stealing jam from the kitchen
 form, "brought" is "bring"), weighed by how few of the case's lines say each word (LineWords), else the plain cue's line
 or DEFLECT.
 
+Last, the questions tables asked before vote (engine.asked): when they make one topic in the FILE, or DEFLECT, far
+likelier than any other (VOTE_MARGIN), that topic answers, whatever the cues chose.
+
 Cues match through inflection (a Snowball stemmer: "carols", "singing", "Keld's") and, for cues of
 three or more words, through two intervening words ("where exactly were you"); a cue's closing "her" also
 matches the dead woman named in its place ("found her": "found the mistress").
@@ -47,9 +50,15 @@ from functools import cache
 
 import snowballstemmer
 
+from engine.asked import DEFLECT, TopicVotes, topic_votes
 from engine.case import Case, EntryKind, FileEntry
 
 _STEMMER = snowballstemmer.stemmer("english")
+# How much likelier (a natural log) the asked questions must make one topic than the next before they overrule the
+# cues: across the four blind sets, each held out with the questions asked before it, margins from 3 to 6 gave the same
+# gains (bench/asked_folds.py); below 2 the votes overrule good cue choices.
+VOTE_MARGIN = 4.0
+VOTE_MARGIN_OVER_CUES = 8.0
 MAX_GAP = 2  # words that may stand between the words of a cue of three or more ("where exactly were you")
 
 
@@ -315,10 +324,17 @@ class TopicIndex:
     """One suspect's cues, by the stem they start with."""
 
     def __init__(
-        self, cues: Iterable[Cue], dead_woman: Iterable[str] = (), line_words: LineWords | None = None
+        self,
+        cues: Iterable[Cue],
+        dead_woman: Iterable[str] = (),
+        line_words: LineWords | None = None,
+        votes: TopicVotes | None = None,
+        lines: Sequence[FileEntry] = (),
     ) -> None:
         self._dead_woman = frozenset(dead_woman)  # the stems of the words that name the dead woman ("mistress", "blamire")
         self._line_words = line_words  # the words of the suspect's lines, for a question no cue names
+        self._votes = votes  # the questions tables asked this suspect before
+        self._lines = tuple(line for line in lines if line.kind is not EntryKind.DEFLECT)  # in FILE order
         self._by_first: dict[str, list[Cue]] = {}
         self._after_owner: dict[str, list[Cue]] = {}  # "the will" also heard as "Mrs. Blamire's will"
         self._entries: list[FileEntry] = []  # every entry a cue names, in FILE order
@@ -358,9 +374,22 @@ class TopicIndex:
         return [hit for hit in found if not any(_inside(hit, other) for other in found)]
 
     def choose(self, question: str, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
-        """The entry the question asks about, or None (DEFLECT). When no cue but a plain one names a topic, the line
-        that shares the most rare words with the question ("was the punch strong?": "Thwaite made the punch, and made
-        it strong.") answers, if it shares enough (LineWords.echoed)."""
+        """The entry the question asks about, or None (DEFLECT): the cues' choice, unless the questions asked before
+        are sure of another (`voted`)."""
+        chosen = self._by_lines(question, in_file)
+        if self._votes is None:
+            return chosen
+        in_play = {line.topic for line in self._lines if in_file(line)} | {DEFLECT}
+        vote = self._votes.vote(question, in_play)
+        specific = any(hit.cue.strength > CueStrength.PLAIN for hit in self.hits(_folded_words(question), in_file))
+        if vote is None or vote.margin < (VOTE_MARGIN_OVER_CUES if specific else VOTE_MARGIN):
+            return chosen
+        return next((line for line in self._lines if line.topic == vote.topic and in_file(line)), None)
+
+    def _by_lines(self, question: str, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
+        """The cues' choice. When no cue but a plain one names a topic, the line that shares the most rare words with
+        the question ("was the punch strong?": "Thwaite made the punch, and made it strong.") answers, if it shares
+        enough (LineWords.echoed)."""
         chosen = self._by_cues(question, in_file)
         if self._line_words is None:
             return chosen
@@ -828,10 +857,10 @@ def topic_indexes(case: Case) -> dict[str, TopicIndex]:
 
 
 def build_topic_indexes(
-    case: Case, keep_cue: Callable[[FileEntry, str], bool] | None = None, *, echo: bool = True
+    case: Case, keep_cue: Callable[[FileEntry, str], bool] | None = None, *, echo: bool = True, votes: bool = True
 ) -> dict[str, TopicIndex]:
-    """Every suspect's TopicIndex, anew: bench/questions.py weighs the rules with some cues left out (`keep_cue`) or
-    without the lines' own words (`echo`)."""
+    """Every suspect's TopicIndex, anew: bench/questions.py weighs the rules with some cues left out (`keep_cue`),
+    without the lines' own words (`echo`) or without the questions asked before (`votes`)."""
     cues: dict[str, list[Cue]] = {suspect.key: [] for suspect in case.suspects}
     for entry in case.reveal.entries:
         for text, plain in [*((c, False) for c in entry.cues), *((c, True) for c in entry.plain_cues)]:
@@ -841,6 +870,10 @@ def build_topic_indexes(
                 person = strength is CueStrength.NAME and names_a_suspect(case, text)
                 cues[entry.suspect].append(Cue(cue_stems, strength, entry, person))
     echoes = line_words(case)
+    asked = topic_votes(case.asked) if votes else {}
     return {
-        key: TopicIndex(found, _dead_woman_stems(case, key), echoes[key] if echo else None) for key, found in cues.items()
+        key: TopicIndex(
+            found, _dead_woman_stems(case, key), echoes[key] if echo else None, asked.get(key), case.entries_for(key)
+        )
+        for key, found in cues.items()
     }

@@ -8,6 +8,7 @@ import re
 import sys
 from pathlib import Path
 
+from engine.asked import ASKED_FILE, format_asked, tune_questions
 from engine.case import NOTICE_FILE, REFUSAL, CaseError, parse_notice
 from engine.caseformat import CaseFormatError
 from engine.seal import seal_part, sha256_hex, split_reveal
@@ -62,7 +63,20 @@ def run_seal(args: argparse.Namespace) -> int:
         encoding="utf-8",
     )
     print(f"sealed {args.reveal.name} into {len(part_names)} part(s); sha256 {sha256_hex(plain)}")
+    seal_asked(args.asked or args.reveal.parent / "questions.tsv", folder)
     return 0
+
+
+def seal_asked(question_set: Path, folder: Path) -> None:
+    """Seal the question set's tune rows as the questions asked before (engine.asked); its test rows stay out."""
+    sealed = folder / ASKED_FILE
+    if not question_set.is_file():
+        sealed.unlink(missing_ok=True)
+        print(f"no question set at {question_set}: the case has no questions asked before")
+        return
+    asked = tune_questions(question_set.read_text(encoding="utf-8"))
+    sealed.write_text(seal_part(format_asked(asked).encode("utf-8")), encoding="ascii")
+    print(f"sealed {len(asked)} tune questions of {question_set.name} as {ASKED_FILE}")
 
 
 def run_lint(args: argparse.Namespace) -> int:

@@ -77,6 +77,12 @@ def build_parser() -> argparse.ArgumentParser:
     seal.add_argument("case_dir", type=Path, help="the case folder to write the sealed parts into")
     seal.add_argument("--parts", type=int, default=2, help="how many parts to split the reveal into (default: 2)")
     seal.add_argument("--name", default=None, help="the reveal's name in the notice (default: keep the existing one)")
+    seal.add_argument(
+        "--asked",
+        type=Path,
+        default=None,
+        help="question set whose tune rows are sealed as the questions asked before (default: questions.tsv beside the reveal)",
+    )
 
     hear = sub.add_parser("hear", help="run the speech pipeline on WAV files and show what each was taken as")
     hear.add_argument("files", nargs="+", type=Path, help="16 kHz mono WAV files")

@@ -1,6 +1,7 @@
 """Reading a case folder from disk (the engine itself does no I/O).
 
-Only the case's own files are read: public.case, the sealed notice, and the parts the notice names,
+Only the case's own files are read: public.case, the sealed notice, the parts the notice names and the sealed
+questions asked before (asked.sealed, if there),
 each up to a size no real case comes near. A folder or file that cannot be read is a CaseError, so the
 Host says the card's refusal line instead of a traceback.
 """
@@ -10,12 +11,13 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
+from engine.asked import ASKED_FILE
 from engine.case import NOTICE_FILE, PUBLIC_FILE, Case, CaseError, load_case, parse_notice
 from engine.caseformat import CaseFormatError
 from voice_host.loop.bounded import read_at_most
 
 BUNDLED_CASE = "hollin-fold"
-MAX_CASE_FILE = 4 * 1024 * 1024  # bytes; the bundled case's largest file is under 10 KB
+MAX_CASE_FILE = 4 * 1024 * 1024  # bytes; the bundled case's largest file (asked.sealed) is about 40 KB
 
 
 def bundled_case_dir() -> Path:
@@ -60,7 +62,7 @@ def read_case_files(folder: Path) -> dict[str, bytes]:
     except OSError as error:
         raise CaseError(f"the case folder {folder} cannot be read ({error.strerror or error})") from None
     files: dict[str, bytes] = {}
-    for name in (PUBLIC_FILE, NOTICE_FILE):
+    for name in (PUBLIC_FILE, NOTICE_FILE, ASKED_FILE):
         if name in present:
             files[name] = _read_bounded(folder / name)
     for name in _own_part_names(files.get(NOTICE_FILE, b"")):
