@@ -34,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from engine.topics import VOTE_MARGIN, VOTE_MARGIN_OVER_CUES  # noqa: E402
+from engine.topics import LINES_VOTE, VOTE_MARGIN, VOTE_MARGIN_OVER_CUES  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -89,10 +89,12 @@ _VOTES = """
 asked = beside("today_asked", {asked!r})
 today_words = beside("today_topics_for_votes", {topics!r})._folded_words
 with open("spoilers/hollin-fold/questions.tsv", encoding="utf-8") as handle:
-    votes = asked.topic_votes(asked.tune_questions(handle.read()))
+    tune = asked.tune_questions(handle.read())
 built_for_votes = old.topic_indexes
 def topic_indexes(case):
     indexes = built_for_votes(case)
+    said = [asked.AskedQuestion(e.suspect, e.topic, e.words) for e in case.reveal.entries if e.kind.value != "deflect"]
+    votes = asked.topic_votes([*tune, *(said if {lines!r} else ())])
     for key, index in indexes.items():
         index.votes = votes.get(key)
         index.lines = [entry for entry in case.entries_for(key) if entry.kind.value != "deflect"]
@@ -165,7 +167,7 @@ def main() -> int:
     parser.add_argument(
         "--margins",
         default="",
-        help="vote margins to compare, with echo and votes: comma-separated MARGIN/OVER_CUES pairs (default: the engine's)",
+        help="votes to compare, with echo: comma-separated MARGIN/OVER_CUES/lines|questions (default: the engine's)",
     )
     parser.add_argument("--cues-then", action="store_true", help="today's rules with each fold's cues as they were")
     args = parser.parse_args()
@@ -176,11 +178,11 @@ def main() -> int:
     runs = {"as it was": prelude + _RUN}
     if args.margins:
         for pair in args.margins.split(","):
-            margin, over_cues = (float(value) for value in pair.split("/"))
-            votes = _VOTES.format(margin=margin, over_cues=over_cues, **today)
+            margin, over_cues, lines = pair.split("/")
+            votes = _VOTES.format(margin=float(margin), over_cues=float(over_cues), lines=lines == "lines", **today)
             runs[f"with echo and votes at {pair}"] = prelude + echo + votes + _RUN
     else:
-        votes = _VOTES.format(margin=VOTE_MARGIN, over_cues=VOTE_MARGIN_OVER_CUES, **today)
+        votes = _VOTES.format(margin=VOTE_MARGIN, over_cues=VOTE_MARGIN_OVER_CUES, lines=LINES_VOTE, **today)
         runs["with echo"] = prelude + echo + _RUN
         runs["with votes"] = prelude + votes + _RUN
         runs["with echo and votes"] = prelude + echo + votes + _RUN

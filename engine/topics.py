@@ -50,7 +50,7 @@ from functools import cache
 
 import snowballstemmer
 
-from engine.asked import DEFLECT, TopicVotes, topic_votes
+from engine.asked import DEFLECT, AskedQuestion, TopicVotes, topic_votes
 from engine.case import Case, EntryKind, FileEntry
 
 _STEMMER = snowballstemmer.stemmer("english")
@@ -59,6 +59,7 @@ _STEMMER = snowballstemmer.stemmer("english")
 # gains (bench/asked_folds.py); below 2 the votes overrule good cue choices.
 VOTE_MARGIN = 4.0
 VOTE_MARGIN_OVER_CUES = 8.0
+LINES_VOTE = True  # each FILE line's own words count as one more question asked about its topic
 MAX_GAP = 2  # words that may stand between the words of a cue of three or more ("where exactly were you")
 
 
@@ -870,7 +871,8 @@ def build_topic_indexes(
                 person = strength is CueStrength.NAME and names_a_suspect(case, text)
                 cues[entry.suspect].append(Cue(cue_stems, strength, entry, person))
     echoes = line_words(case)
-    asked = topic_votes(case.asked) if votes else {}
+    said = [AskedQuestion(e.suspect, e.topic, e.words) for e in case.reveal.entries if e.kind is not EntryKind.DEFLECT]
+    asked = topic_votes([*case.asked, *(said if LINES_VOTE else ())]) if votes and case.asked else {}
     return {
         key: TopicIndex(
             found, _dead_woman_stems(case, key), echoes[key] if echo else None, asked.get(key), case.entries_for(key)

@@ -1,10 +1,13 @@
 """Topic choice inside a question (engine.topics): the line on the topic asked, the first topic it asks.
 
-Each test names one ruling of docs/rulings.md and puts Hollin Fold questions through the real engine.
+Each test names one ruling of docs/rulings.md and puts Hollin Fold questions through the real engine, with the cues
+and rules alone: the votes of the questions asked before, which may overrule them, are tested in tests/test_asked.py
+and over the whole question set in tests/test_hollin_fold_topics.py.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 
 import pytest
@@ -18,7 +21,7 @@ from voice_host.loop.casefiles import load_bundled_case
 
 @cache
 def case() -> Case:
-    return load_bundled_case()
+    return dataclasses.replace(load_bundled_case(), asked=(), derived={})
 
 
 def line(suspect: str, topic: str) -> str:
