@@ -1,7 +1,7 @@
 """Topic choice on Hollin Fold: how often a table's question reaches a FILE line, and the one a fair referee picks.
 
     .venv/bin/python bench/questions.py [--by-set] [--misses tune|test|all] [--questions FILE]
-                                        [--no-echo] [--drop-cues FRACTION --seed N]
+                                        [--no-echo] [--no-votes] [--drop-cues FRACTION --seed N]
 
 Each question of spoilers/hollin-fold/questions.tsv is put to a fresh game seated with one player; where
 the fair referee's line is a HELD line, one of that suspect's lies is broken first (so the line is in the
@@ -10,8 +10,9 @@ line). "on subject": the answer is the labelled line (over every question, DEFLE
 question that cites an exhibit by number is a confrontation (card rule 5), put once that exhibit is read: it
 is on subject when what the suspect says is the labelled topic's line, the ADMIT of a lie it breaks included
 (card: "stands by what was said" and "answer the rest as a question").
---no-echo answers without the lines' own words (only cues); --drop-cues leaves out that fraction of the case's
-cues, drawn by --seed: how the rules fare on wordings the cue lists do not hold.
+--no-echo answers without the lines' own words (only cues), --no-votes without the questions asked before;
+--drop-cues leaves out that fraction of the case's cues, drawn by --seed: how the rules fare on wordings the cue lists
+do not hold.
 Targets (issue 12), on the test split: on subject >= 92%, reaches a line >= 95%.
 """
 
@@ -171,15 +172,18 @@ def main() -> int:
     parser.add_argument("--by-set", action="store_true", help="on subject for each blind set written held out")
     parser.add_argument("--misses", choices=("tune", "test", "all"), help="list the questions not on subject")
     parser.add_argument("--no-echo", action="store_true", help="no back-off to the lines' own words")
+    parser.add_argument("--no-votes", action="store_true", help="no votes of the questions asked before (engine.asked)")
     parser.add_argument("--drop-cues", type=float, default=0.0, help="leave out this fraction of the cues")
     parser.add_argument("--seed", type=int, default=1, help="which cues --drop-cues leaves out")
     args = parser.parse_args()
     case = hollin_fold()
-    if args.no_echo or args.drop_cues:
+    if args.no_echo or args.drop_cues or args.no_votes:
         draw = random.Random(args.seed)
         kept = {(entry.line, cue): draw.random() >= args.drop_cues for entry in case.reveal.entries
                 for cue in (*entry.cues, *entry.plain_cues)}
-        case.derived["topics"] = build_topic_indexes(case, lambda entry, cue: kept[(entry.line, cue)], echo=not args.no_echo)
+        case.derived["topics"] = build_topic_indexes(
+            case, lambda entry, cue: kept[(entry.line, cue)], echo=not args.no_echo, votes=not args.no_votes
+        )
     outcomes = list(run(read_questions(args.questions), case))
     print("| split | questions | reaches a line | on subject |")
     print("|---|---|---|---|")

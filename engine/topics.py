@@ -55,8 +55,9 @@ from engine.case import Case, EntryKind, FileEntry
 
 _STEMMER = snowballstemmer.stemmer("english")
 # How much likelier (a natural log) the asked questions must make one topic than the next before they overrule the
-# cues: across the four blind sets, each held out with the questions asked before it, margins from 3 to 6 gave the same
-# gains (bench/asked_folds.py); below 2 the votes overrule good cue choices.
+# cues, and before they overrule a specific cue: on the four earlier blind sets, each held out with the questions asked
+# before it (bench/topic_folds.py), 3 to 5 and 6 to 10 gave the same gains within two questions a set; never
+# overruling a specific cue gave back most of them.
 VOTE_MARGIN = 4.0
 VOTE_MARGIN_OVER_CUES = 8.0
 LINES_VOTE = True  # each FILE line's own words count as one more question asked about its topic
