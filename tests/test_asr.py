@@ -22,6 +22,7 @@ from voice_host.ears.asr import (
     is_phantom,
     is_prompt_echo,
     load_whisper,
+    played_at,
     window_frames,
 )
 from voice_host.mouth.tts import Synthesizer
@@ -75,6 +76,16 @@ def test_window_frames_are_the_utterance_plus_padding_capped_at_whisper_s_window
     assert window_frames(1.5, None) is None
 
 
+def test_audio_played_slower_is_longer_and_lower_by_the_same_factor() -> None:
+    second = np.arange(16_000) / 16_000
+    tone = (0.5 * np.sin(2 * np.pi * 200 * second)).astype(np.float32)
+    slower = played_at(tone, 0.9)
+    assert len(slower) == pytest.approx(16_000 / 0.9, abs=2)
+    spectrum = np.abs(np.fft.rfft(slower))
+    assert np.argmax(spectrum) * 16_000 / len(slower) == pytest.approx(180, abs=1)  # 200 Hz played a tenth slower
+    assert played_at(tone, 1.0) is tone or np.array_equal(played_at(tone, 1.0), tone)
+
+
 @pytest.fixture
 def encoded_frames(tiny_recognizer: Recognizer, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The frame count of every encoder run from here on (none kept from an earlier test)."""
@@ -116,6 +127,30 @@ def test_passes_over_one_utterance_encode_it_once(
     tiny_recognizer.forget_encoding()
     tiny_recognizer.transcribe(other)
     assert len(encoded_frames) == 3  # forgotten: encoded again
+
+
+def test_a_pass_over_the_utterance_played_slower_leaves_its_own_encoding_kept(
+    tiny_recognizer: Recognizer, render_speech: Render, encoded_frames: list[int]
+) -> None:
+    audio = render_speech("Read exhibit seven.")
+    said = tiny_recognizer.transcribe(audio)
+    slower = tiny_recognizer.transcribe(audio, playback_rate=0.9)
+    assert len(encoded_frames) == 2  # the slower audio is other audio: encoded
+    assert encoded_frames[1] == window_frames(len(audio) / 16_000 / 0.9, 8.0)
+    assert _words(slower.text) == _words(said.text) == ["read", "exhibit", "7"]
+    assert slower.audio_seconds == said.audio_seconds  # the utterance's own length, not the played one
+    tiny_recognizer.score_continuations(audio, "Read exhibit", [" 7", " 8"])
+    assert len(encoded_frames) == 2  # the utterance's own encoding was still kept
+
+
+def test_words_heard_slower_are_timed_as_said(tiny_recognizer: Recognizer, render_speech: Render) -> None:
+    slower = Recognizer(RecognitionOptions(model=WhisperModelName.TINY_EN, playback_rate=0.9))
+    audio = render_speech("Martha, where were you when the carol singers came?")
+    as_said = tiny_recognizer.time_words(audio, tiny_recognizer.transcribe(audio)).words
+    played = slower.time_words(audio, slower.transcribe(audio)).words
+    assert [w.text.lower() for w in played] == [w.text.lower() for w in as_said]
+    # On the played audio's own clock the last word would end a tenth later (about 0.3 s here).
+    assert played[-1].end == pytest.approx(as_said[-1].end, abs=0.12)
 
 
 def test_word_levels_tell_the_near_voice_from_the_room(tiny_recognizer: Recognizer, render_speech: Render) -> None:

@@ -30,6 +30,7 @@ from voice_host.understanding.cascade import (
     Slot,
     SlotPass,
     SlotPrefixes,
+    SlowerPass,
     Vocabulary,
     cascade_for,
     choose_hypothesis,
@@ -197,6 +198,9 @@ class ScriptedRecognizer:
     # The beam's runners-up after the biased transcript (words, mean token log-probability).
     runners_up: tuple[tuple[str, float], ...] = ()
     rejected: Rejection | None = None  # what a guard made of the biased transcript
+    # What the slower pass hears (the utterance played slower), and how sure; "": the biased words again.
+    slower: str = ""
+    slower_logprob: float = math.log(0.95)
 
     def transcribe(
         self,
@@ -205,12 +209,16 @@ class ScriptedRecognizer:
         hotwords: str | None = None,
         prefix: str | None = None,
         beam_size: int | None = None,
+        playback_rate: float | None = None,
     ) -> Transcript:
         self.beams.append(beam_size)
         if self.utterance is None:
             self.utterance = audio
         avg_logprob = self.avg_logprob
-        if audio is not self.utterance:
+        if playback_rate is not None:
+            self.calls.append(f"slower: {playback_rate}")
+            text, avg_logprob = self.slower or self.biased, self.slower_logprob
+        elif audio is not self.utterance:
             self.calls.append("near voice")
             text, avg_logprob = self.near, math.log(0.95)  # the near voice alone is heard clearly
         elif prefix:
@@ -535,7 +543,7 @@ def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) 
     loud = (("Shall", -20.0), ("we", -21.0), ("read", -21.5), ("it", -21.0), ("again?", -22.0))
     recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=loud, avg_logprob=UNSURE)
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
-    assert recognizer.calls[1:] == ["word levels", "near voice"]
+    assert recognizer.calls[1:] == ["word levels", "slower: 0.9", "near voice"]
     assert heard.text == "Shall we read it again?" and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
 
@@ -544,20 +552,22 @@ def test_plain_table_talk_costs_no_focus_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("tea?", -40.0)), avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert result.focus is None and "word levels" not in recognizer.calls
-    assert recognizer.calls[1:] == ["near voice"] and result.passes == 2  # nothing to act on: one more listen
+    # Nothing to act on: heard again slower, then with only the nearest voice loud.
+    assert recognizer.calls[1:] == ["slower: 0.9", "near voice"] and result.passes == 3
 
 
 def test_table_talk_whisper_was_sure_of_costs_no_near_voice_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", near="Next.", avg_logprob=math.log(0.95))
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert result.near is None and [run.name for run in result.runs] == [PassName.FIRST]
+    assert result.near is None and [run.name for run in result.runs] == [PassName.FIRST, PassName.SLOWER]
     assert result.heard.message is not None and result.heard.message.kind is MessageKind.TABLE_TALK
 
 
 def test_the_near_voice_pass_hears_the_player_over_the_room(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Well, we don't know the fire.", "", near="Next, please.", avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert result.near is not None and [run.name for run in result.runs] == [PassName.FIRST, PassName.NEAR_VOICE]
+    assert result.near is not None
+    assert [run.name for run in result.runs] == [PassName.FIRST, PassName.SLOWER, PassName.NEAR_VOICE]
     assert result.heard.message is not None and result.heard.message.command is Command.NEXT
     assert result.heard.transcript == "Next, please."
     assert any(c.kind is CorrectionKind.FOCUS for c in result.heard.corrections)
@@ -621,6 +631,7 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
         PassName.LOST_CITATION,
         PassName.FOCUS,
         PassName.NBEST,
+        PassName.SLOWER,
         PassName.NEAR_VOICE,
         PassName.ADDRESSEE,
         PassName.WHOLE_COMMAND,
@@ -913,7 +924,7 @@ def test_the_whole_command_candidates_are_the_card_s_free_commands() -> None:
 
 def test_whose_answers_is_a_second_small_closed_set(case: Case, game: Game) -> None:
     heard, calls = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0, " Keld": -1.0})
-    assert calls[1:] == ["closed set: ", "closed set: Answers"]
+    assert calls[1:] == ["slower: 0.9", "closed set: ", "closed set: Answers"]
     assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == "keld"
     heard, _ = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0})  # no name stands out
     assert heard.message is None or heard.message.command is not Command.ANSWERS
@@ -1016,3 +1027,50 @@ def test_a_rejected_transcript_costs_no_n_best_pass(case: Case, game: Game) -> N
     passes = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, passes=(FirstPass(), NBestPass()), settings=NBEST_ON)
     heard = passes.hear(AUDIO, game, SEATS).heard
     assert "n-best" not in recognizer.calls and heard.message is None
+
+
+# --- The slower pass --------------------------------------------------------------------------------
+
+
+def test_a_misheard_command_is_heard_again_slower(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Re-man-lib it, six.", "", slower="Read, exhibit, six.", avg_logprob=UNSURE)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(ALONE, game, SEATS)
+    assert "slower: 0.9" in recognizer.calls
+    heard = result.heard
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (6,)
+    assert CorrectionKind.SLOWER in [c.kind for c in heard.corrections]
+    assert heard.transcript == "Re-man-lib it, six."  # the first pass's words stay the transcript
+    assert [run.name for run in result.runs] == [PassName.FIRST, PassName.SLOWER]  # nothing else was needed
+
+
+def test_a_question_heard_slower_is_asked_about_first(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer(
+        "Excuse me, remember and Keld, did you leave the garden door open?",
+        "",
+        slower="Excuse me, Reverend Keld, did you leave the garden door open?",
+    )
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(ALONE, game, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.suspect == "keld"
+    assert heard.needs_confirmation  # never a question spent on the slower view's words
+
+
+@pytest.mark.parametrize("said", ["Keld, where were you at ten?", "Read E7.", "Next.", "Say that again."])
+def test_a_whole_message_or_a_request_to_the_host_costs_no_slower_pass(case: Case, game: Game, said: str) -> None:
+    recognizer = ScriptedRecognizer(said, said, slower="Give up.")
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(ALONE, game, SEATS).heard
+    assert "slower: 0.9" not in recognizer.calls and CorrectionKind.SLOWER not in [c.kind for c in heard.corrections]
+
+
+def test_the_slower_view_changes_nothing_unless_it_hears_a_whole_message(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Well, we don't know the fire.", "", slower="Read the salmon.")
+    passes = (FirstPass(), SlowerPass())
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, passes=passes).hear(ALONE, game, SEATS).heard
+    assert "slower: 0.9" in recognizer.calls and heard.text == "Well, we don't know the fire."
+    assert CorrectionKind.SLOWER not in [c.kind for c in heard.corrections]
+
+
+def test_the_slower_pass_is_off_at_rate_one(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Re-man-lib it, six.", "", slower="Read, exhibit, six.")
+    off = UnderstandingSettings(slower_playback_rate=1.0)
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=off).hear(ALONE, game, SEATS)
+    assert not any(str(call).startswith("slower") for call in recognizer.calls)

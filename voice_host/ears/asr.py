@@ -64,6 +64,10 @@ class RecognitionOptions:
     # grows with the window, and 8 s is the least padding that understood the fixtures as well as the
     # full window did (the figures: docs/benchmarks.md, "Voice understanding"). None: the full window.
     window_padding_seconds: float | None = 8.0
+    # Whisper hears the utterance played at this rate (1.0: as said; 0.9: a tenth slower and lower):
+    # the audio is resampled as if recorded at this fraction of its rate (`played_at`), the same for
+    # every pass over it, so the encoder output the passes share is the played one.
+    playback_rate: float = 1.0
     temperatures: tuple[float, ...] = (0.0,)  # no fallback re-decoding: it costs time and invents words
     suppress_blank: bool = True
     # Whisper's own skip rule: no_speech_prob above this AND avg_logprob below log_prob_threshold.
@@ -276,6 +280,19 @@ def word_level_db(audio: Audio, start: float, end: float, min_seconds: float = 0
     return float(10.0 * np.log10(float(np.mean(np.square(span, dtype=np.float64))) + 1e-12))
 
 
+def played_at(audio: Audio, rate: float) -> Audio:
+    """The audio as heard played at `rate` of its speed: longer (rate < 1) and lower by the same factor.
+
+    A plain resampling (soxr), as a tape played slower: tempo and pitch change together.
+    """
+    audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+    if rate == 1.0 or len(audio) == 0:
+        return audio
+    import soxr
+
+    return np.asarray(soxr.resample(audio, SAMPLE_RATE, SAMPLE_RATE / rate), dtype=np.float32)
+
+
 def window_frames(audio_seconds: float, padding_seconds: float | None) -> int | None:
     """How many mel frames the encoder should see for this much audio (None: Whisper's full window)."""
     if padding_seconds is None:
@@ -293,12 +310,15 @@ def _windowed_model_class() -> type:
         faster-whisper pads every segment's features to 3000 frames before `encode`; cutting that
         padding back to `window_frames` here is the same as padding the utterance to that length,
         and CTranslate2's Whisper encoder accepts the shorter input. Every pass over one utterance
-        (biased, slot, check, word timing) encodes the same features: the last encoder output is
+        (biased, slot, check, word timing) encodes the same features: the last encoder outputs are
         kept and reused, so a later pass costs only its decoding (the encoder is half of a pass).
+        Two are kept: a pass that hears other audio (the near voice, the slower view) leaves the
+        utterance's own encoding for the passes after it.
         """
 
         window_frames: int | None = None
-        _last_encoded: tuple[bytes, object] | None = None
+        kept_encodings: int = 2
+        _last_encoded: dict[bytes, object] | None = None
 
         def encode(self, features: npt.NDArray[np.float32]):  # type: ignore[no-untyped-def]
             frames = self.window_frames
@@ -306,10 +326,15 @@ def _windowed_model_class() -> type:
                 features = features[..., :frames]
             features = np.ascontiguousarray(features)
             key = hashlib.blake2b(features.tobytes(), digest_size=16).digest() + repr(features.shape).encode()
-            if self._last_encoded is not None and self._last_encoded[0] == key:
-                return self._last_encoded[1]
+            kept = self._last_encoded if self._last_encoded is not None else {}
+            if key in kept:
+                kept[key] = kept.pop(key)  # the most recent last
+                return kept[key]
             encoded = super().encode(features)
-            self._last_encoded = (key, encoded)
+            kept[key] = encoded
+            while len(kept) > self.kept_encodings:
+                kept.pop(next(iter(kept)))
+            self._last_encoded = kept
             return encoded
 
     return WindowedWhisperModel
@@ -467,18 +492,19 @@ class Recognizer:
         hotwords: str | None = None,
         prefix: str | None = None,
         beam_size: int | None = None,
+        playback_rate: float | None = None,
     ) -> Transcript:
         """Transcribe one utterance.
 
-        `prefix` makes Whisper continue from those words (they are in the text). `beam_size`
-        overrides the options' for this call.
+        `prefix` makes Whisper continue from those words (they are in the text). `beam_size` and
+        `playback_rate` override the options' for this call.
         """
         options = self.options
         # None: the options' own; "" means none at all (faster-whisper would encode "" as a space).
         prompt = (initial_prompt if initial_prompt is not None else options.initial_prompt) or None
         hot = (hotwords if hotwords is not None else options.hotwords) or None
-        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
-        audio_seconds = len(audio) / SAMPLE_RATE
+        audio_seconds = len(np.asarray(audio).reshape(-1)) / SAMPLE_RATE
+        audio = played_at(audio, options.playback_rate if playback_rate is None else playback_rate)
         started = time.perf_counter()
 
         def empty(raw: str = "", reason: Rejection = Rejection.EMPTY) -> Transcript:
@@ -498,7 +524,7 @@ class Recognizer:
         if audio_seconds < options.min_audio_seconds or not np.any(audio):
             return empty()
         with _transcribe_lock(self.model):
-            self.model.window_frames = window_frames(audio_seconds, options.window_padding_seconds)
+            self.model.window_frames = window_frames(len(audio) / SAMPLE_RATE, options.window_padding_seconds)
             try:
                 segments = self._decode(audio, prompt, hot, prefix or None, beam_size or options.beam_size)
             finally:
@@ -557,8 +583,8 @@ class Recognizer:
 
         options = self.options
         prompt = (initial_prompt if initial_prompt is not None else options.initial_prompt) or None
-        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
-        audio_seconds = len(audio) / SAMPLE_RATE
+        audio_seconds = len(np.asarray(audio).reshape(-1)) / SAMPLE_RATE
+        audio = played_at(audio, options.playback_rate)
         started = time.perf_counter()
         if audio_seconds < options.min_audio_seconds or not np.any(audio) or count < 1:
             return Hypotheses((), 0.0)
@@ -570,7 +596,7 @@ class Recognizer:
         if options.without_timestamps:
             start.append(tokenizer.no_timestamps)
         with _transcribe_lock(self.model):
-            model.window_frames = window_frames(audio_seconds, options.window_padding_seconds)
+            model.window_frames = window_frames(len(audio) / SAMPLE_RATE, options.window_padding_seconds)
             try:
                 encoded = self._encoded(audio)
                 result = model.model.generate(
@@ -600,7 +626,7 @@ class Recognizer:
         return Hypotheses(tuple(found), seconds)
 
     def forget_encoding(self) -> None:
-        """Drop the kept encoder output, so the next pass encodes its audio (benchmarks time that)."""
+        """Drop the kept encoder outputs, so the next pass encodes its audio (benchmarks time that)."""
         with _transcribe_lock(self.model):
             self.model._last_encoded = None
 
@@ -617,7 +643,8 @@ class Recognizer:
         from faster_whisper.tokenizer import Tokenizer
         from faster_whisper.transcribe import merge_punctuations
 
-        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+        rate = self.options.playback_rate
+        audio = played_at(audio, rate)
         model = self.model
         tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=self.options.language)
         tokens = [t for segment in transcript.segments for t in segment.token_ids if t < tokenizer.eot]
@@ -636,8 +663,14 @@ class Recognizer:
             finally:
                 model.window_frames = None
         merge_punctuations(alignment, _PREPEND_PUNCTUATIONS, _APPEND_PUNCTUATIONS)
+        # Timed on the played audio (as loud there as where it was said), then put back on the said time.
         words = tuple(
-            HeardWord(w["word"].strip(), float(w["start"]), float(w["end"]), word_level_db(audio, w["start"], w["end"]))
+            HeardWord(
+                w["word"].strip(),
+                float(w["start"]) * rate,
+                float(w["end"]) * rate,
+                word_level_db(audio, w["start"], w["end"]),
+            )
             for w in alignment
             if w["word"].strip()
         )
@@ -673,7 +706,7 @@ class Recognizer:
         """
         from faster_whisper.tokenizer import Tokenizer
 
-        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+        audio = played_at(audio, self.options.playback_rate)
         model = self.model
         tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=self.options.language)
         started = time.perf_counter()

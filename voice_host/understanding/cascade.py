@@ -25,6 +25,9 @@ The passes, in order (with the prompt biasing, the default):
   request to the Host, a command or question that lost its argument): the beam's other hypotheses
   (one beam search on the encoder output already made) are understood, and the best that is a whole
   message, close enough behind the best score, is taken as a repair (a costly one is confirmed);
+- slower, when what the transcript was taken as is still not a whole card message (and not a
+  request to the Host): Whisper again on the utterance played a tenth slower and lower, and a whole
+  message heard there is taken as a repair (a costly one is confirmed);
 - near voice, when the transcript still gives the Host nothing to act on and Whisper was not sure of
   it: Whisper again on the audio with every moment quieter than the nearest voice turned down
   (`NearVoiceGate`); a repair too;
@@ -56,7 +59,8 @@ from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
 from engine.classify import ADDRESS_WORDS, QUESTION_WORDS
-from engine.grammar import phrases
+from engine.grammar import IntentKind, phrases
+from engine.grammar import grammar as phrases_grammar
 from engine.messages import FORM_WORDS, Command, Message, MessageKind
 from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.ears.sound import SAMPLE_RATE
@@ -132,6 +136,7 @@ class PassName(Enum):
     ADDRESSEE = "addressee"
     WHOLE_COMMAND = "whole_command"
     NBEST = "nbest"
+    SLOWER = "slower"
     FOCUS = "focus"
     NEAR_VOICE = "near_voice"
     CHECK = "check"
@@ -903,6 +908,56 @@ class NBestPass:
             hearing.heard = replace(chosen.heard, transcript=heard.transcript)
 
 
+# --- The slower pass --------------------------------------------------------------------------------
+
+
+def _asks_the_host(text: str) -> bool:
+    """A request to the voice host itself ("Say that again.", "Pardon?"): whole as it is, not a card message."""
+    said = phrases_grammar().match(text)
+    return said is not None and said.intent.kind is IntentKind.HOST
+
+
+@dataclass(frozen=True)
+class SlowerPass:
+    """The transcript is not a whole card message: does Whisper hear one with the utterance played slower?
+
+    Whisper base mishears voices unlike those it learned from (espeak-ng's, at 160-200 words a
+    minute) in ways that depend on the voice; the same audio played a tenth slower and lower
+    (`slower_playback_rate`, a plain resampling) is another view of it, misheard otherwise. As the
+    first view (every utterance heard slower) it gained espeak-ng voices and lost piper ones; as a
+    second view, only for what the first left short of a whole message (`whole_message`; a request
+    to the Host is whole as it is), it keeps what the first heard right. What the slower view hears
+    is understood, and taken when it is a whole message; it is a repair, so a costly one is always
+    asked about first. It costs a pass (the encoder on the new audio, and a decode); the encoder
+    output of the utterance as said stays kept for the passes after it.
+    """
+
+    name: PassName = PassName.SLOWER
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        heard = hearing.current
+        if ears.settings.slower_playback_rate == 1.0 or hearing.first is None:
+            return False
+        return not whole_message(heard.message) and not (heard.rejected is None and _asks_the_host(heard.text))
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        heard = hearing.current
+        settings = ears.settings
+        slower = ears.recognizer.transcribe(
+            hearing.audio,
+            initial_prompt=ears.vocabulary.prompt,
+            beam_size=settings.slower_beam_size,
+            playback_rate=settings.slower_playback_rate,
+        )
+        hearing.runs.append(PassRun(self.name, (slower,)))
+        if slower.rejected is not None:
+            return
+        repair = Correction(CorrectionKind.SLOWER, heard.transcript, slower.raw_text, settings.repairs.slower)
+        found = hearing.understand(ears, slower, repairs=(repair,))
+        if whole_message(found.message):
+            hearing.heard = replace(found, transcript=heard.transcript)
+
+
 # --- The focus pass ---------------------------------------------------------------------------------
 
 
@@ -1090,6 +1145,7 @@ def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
         LostCitationPass(),
         FocusPass(),
         NBestPass(),
+        SlowerPass(),
         NearVoicePass(),
         AddresseePass(),
         WholeCommandPass(),

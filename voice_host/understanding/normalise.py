@@ -30,6 +30,7 @@ class CorrectionKind(Enum):
     FOCUS = "focus"  # only the loudest speaker's words kept (the others were the room talking)
     WHOLE_COMMAND = "whole_command"  # a short utterance heard as one of the card's commands by the closed set
     NBEST = "nbest"  # another of the beam's hypotheses taken for the transcript (the cascade's n-best pass)
+    SLOWER = "slower"  # what Whisper heard with the utterance played slower (the cascade's slower pass)
 
 
 @dataclass(frozen=True)

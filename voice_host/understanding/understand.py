@@ -54,6 +54,7 @@ _DOUBTFUL_REPAIRS = (
     CorrectionKind.FOCUS,
     CorrectionKind.WHOLE_COMMAND,
     CorrectionKind.NBEST,
+    CorrectionKind.SLOWER,
 )
 
 
