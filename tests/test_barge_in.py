@@ -155,7 +155,7 @@ def test_from_a_whole_utterance_only_a_phrase_of_more_than_one_word_is_taken() -
 
 
 def test_a_stop_ranked_first_but_under_the_floor_asks_for_a_second_opinion() -> None:
-    rule = replace(SHORT, second_opinion_from=-5.0, second_stop_floor=-4.0)
+    rule = replace(SHORT, second_opinion_from=-5.0, second_opinion_rank=1, second_stop_floor=-4.0)
     assert rule.wants_second_opinion(scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0))
     assert not rule.wants_second_opinion(scores(stop=-5.5, repeat=-6.0, next=-7.0, skip=-7.0))  # too far from a stop
     assert not rule.wants_second_opinion(scores(stop=-3.5, repeat=-6.0, next=-3.0, skip=-7.0))  # next ranks first
@@ -163,6 +163,13 @@ def test_a_stop_ranked_first_but_under_the_floor_asks_for_a_second_opinion() -> 
     assert rule.second_verdict(scores(stop=-1.0)) is ShortWord.STOP
     assert rule.second_verdict(scores(stop=-4.5)) is None
     assert rule.second_verdict(scores()) is None
+
+
+def test_a_stop_ranked_second_asks_for_a_second_opinion_when_the_rule_looks_that_far() -> None:
+    rule = replace(SHORT, second_opinion_from=-6.5, second_opinion_rank=2)
+    assert rule.wants_second_opinion(scores(stop=-5.7, repeat=-7.0, next=-5.6, skip=-8.0))  # "Stop!" heard as "Next one."
+    assert not rule.wants_second_opinion(scores(stop=-6.8, repeat=-7.0, next=-5.6, skip=-8.0))  # too far from a stop
+    assert not rule.wants_second_opinion(scores(stop=-5.9, repeat=-5.8, next=-5.6, skip=-8.0))  # stop ranks third
 
 
 def test_two_short_words_that_fit_alike_are_not_acted_on() -> None:

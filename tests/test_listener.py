@@ -1083,7 +1083,7 @@ def test_a_long_utterance_is_not_scored_whole() -> None:
 
 def clipped_stop(audio: Audio) -> ShortWordScores:
     """Speech at 0.8 is a clipped "Stop" (tiny.en ranks stop first, under the floor); anything else fits nothing."""
-    stop = -3.5 if bool(np.any(audio == np.float32(0.8))) else -6.0
+    stop = -3.5 if bool(np.any(audio == np.float32(0.8))) else -7.5
     best = {ShortWord.STOP: stop, ShortWord.REPEAT: -6.5, ShortWord.NEXT: -6.5, ShortWord.SKIP: -7.0}
     return ShortWordScores(best, {word: word.value for word in best}, seconds=0.01, audio_seconds=len(audio) / RATE)
 

@@ -51,9 +51,9 @@ SHORT_PHRASES: dict[ShortWord, tuple[str, ...]] = {
 
 
 # The second opinion (`second_opinion_scorer`): Whisper base's log-probability that the utterance's first
-# word is "stop", asked only when tiny.en ranks "stop" first but under its floor. tiny.en hears espeak's
+# word is "stop", asked only when tiny.en ranks "stop" first or second but does not take it. tiny.en hears espeak's
 # clipped "Stop" as "So", "Sir" or "Star"; base, on the same window, most often starts with "Stop" (tune:
-# -0.3 to -3.8 on the stop words it recovered, never above -6.4 on 80 other words said over the Host).
+# -0.3 to -4.6 on the stop words it recovered, never above -6.7 on 80 other words said over the Host).
 SECOND_OPINION_PHRASES: dict[ShortWord, tuple[str, ...]] = {ShortWord.STOP: ("Stop", "stop")}
 
 
