@@ -543,7 +543,7 @@ def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) 
     loud = (("Shall", -20.0), ("we", -21.0), ("read", -21.5), ("it", -21.0), ("again?", -22.0))
     recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=loud, avg_logprob=UNSURE)
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
-    assert recognizer.calls[1:] == ["word levels", "slower: 0.9", "near voice"]
+    assert recognizer.calls[1:] == ["word levels", "near voice"]
     assert heard.text == "Shall we read it again?" and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
 
@@ -552,22 +552,20 @@ def test_plain_table_talk_costs_no_focus_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("tea?", -40.0)), avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert result.focus is None and "word levels" not in recognizer.calls
-    # Nothing to act on: heard again slower, then with only the nearest voice loud.
-    assert recognizer.calls[1:] == ["slower: 0.9", "near voice"] and result.passes == 3
+    assert recognizer.calls[1:] == ["near voice"] and result.passes == 2  # nothing to act on: one more listen
 
 
 def test_table_talk_whisper_was_sure_of_costs_no_near_voice_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", near="Next.", avg_logprob=math.log(0.95))
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert result.near is None and [run.name for run in result.runs] == [PassName.FIRST, PassName.SLOWER]
+    assert result.near is None and [run.name for run in result.runs] == [PassName.FIRST]
     assert result.heard.message is not None and result.heard.message.kind is MessageKind.TABLE_TALK
 
 
 def test_the_near_voice_pass_hears_the_player_over_the_room(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Well, we don't know the fire.", "", near="Next, please.", avg_logprob=UNSURE)
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert result.near is not None
-    assert [run.name for run in result.runs] == [PassName.FIRST, PassName.SLOWER, PassName.NEAR_VOICE]
+    assert result.near is not None and [run.name for run in result.runs] == [PassName.FIRST, PassName.NEAR_VOICE]
     assert result.heard.message is not None and result.heard.message.command is Command.NEXT
     assert result.heard.transcript == "Next, please."
     assert any(c.kind is CorrectionKind.FOCUS for c in result.heard.corrections)
@@ -924,7 +922,7 @@ def test_the_whole_command_candidates_are_the_card_s_free_commands() -> None:
 
 def test_whose_answers_is_a_second_small_closed_set(case: Case, game: Game) -> None:
     heard, calls = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0, " Keld": -1.0})
-    assert calls[1:] == ["slower: 0.9", "closed set: ", "closed set: Answers"]
+    assert calls[1:] == ["closed set: ", "closed set: Answers"]
     assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == "keld"
     heard, _ = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0})  # no name stands out
     assert heard.message is None or heard.message.command is not Command.ANSWERS
@@ -1074,3 +1072,9 @@ def test_the_slower_pass_is_off_at_rate_one(case: Case, game: Game) -> None:
     off = UnderstandingSettings(slower_playback_rate=1.0)
     passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=off).hear(ALONE, game, SEATS)
     assert not any(str(call).startswith("slower") for call in recognizer.calls)
+
+
+def test_a_player_over_the_room_s_talk_is_not_heard_slower(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Re-man-lib it, six.", "", slower="Read, exhibit, six.", avg_logprob=UNSURE)
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)  # talk 15 dB under the player
+    assert "slower: 0.9" not in recognizer.calls and "near voice" in recognizer.calls  # the near voice's case
