@@ -377,7 +377,8 @@ class TopicIndex:
 
     def choose(self, question: str, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
         """The entry the question asks about, or None (DEFLECT): the cues' choice, unless the questions asked before
-        are sure of another (`voted`)."""
+        (engine.asked) make a topic in the FILE likelier than any other by VOTE_MARGIN, or by VOTE_MARGIN_OVER_CUES when
+        the question holds a specific cue."""
         chosen = self._by_lines(question, in_file)
         if self._votes is None:
             return chosen
