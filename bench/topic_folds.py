@@ -87,14 +87,13 @@ old.TopicIndex.choose = choose
 # today's TopicVotes over that commit's own tune questions, overruling the old choice as today's choose does
 _VOTES = """
 asked = beside("today_asked", {asked!r})
-today_words = beside("today_topics_for_votes", {topics!r})._folded_words
+today_topics = beside("today_topics_for_votes", {topics!r})
 with open("spoilers/hollin-fold/questions.tsv", encoding="utf-8") as handle:
     tune = asked.tune_questions(handle.read())
 built_for_votes = old.topic_indexes
 def topic_indexes(case):
     indexes = built_for_votes(case)
-    said = [asked.AskedQuestion(e.suspect, e.topic, e.words) for e in case.reveal.entries if e.kind.value != "deflect"]
-    votes = asked.topic_votes([*tune, *(said if {lines!r} else ())])
+    votes = today_topics.asked_votes(tune, case.reveal.entries, lines_vote={lines!r})
     for key, index in indexes.items():
         index.votes = votes.get(key)
         index.lines = [entry for entry in case.entries_for(key) if entry.kind.value != "deflect"]
@@ -105,13 +104,12 @@ def choose(self, question, in_file):
     entry = chosen_before_votes(self, question, in_file)
     if self.votes is None:
         return entry
-    in_play = {{line.topic for line in self.lines if in_file(line)}} | {{asked.DEFLECT}}
-    vote = self.votes.vote(question, in_play)
-    hits = self.hits(today_words(question), in_file)
-    specific = any(hit.cue.strength > old.CueStrength.PLAIN for hit in hits)
-    if vote is None or vote.margin < ({over_cues!r} if specific else {margin!r}):
-        return entry
-    return next((line for line in self.lines if line.topic == vote.topic and in_file(line)), None)
+    def holds_specific_cue():
+        hits = self.hits(today_topics._folded_words(question), in_file)
+        return any(hit.cue.strength > old.CueStrength.PLAIN for hit in hits)
+    return today_topics.overrule(
+        entry, self.votes, self.lines, question, in_file, holds_specific_cue, margin={margin!r}, over_cues={over_cues!r}
+    )
 old.TopicIndex.choose = choose
 """
 _RUN = """

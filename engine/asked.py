@@ -63,10 +63,10 @@ class TopicVotes:
         for question in asked:
             counts.setdefault(question.topic, Counter()).update(features(question.text))
             questions[question.topic] += 1
-        vocabulary = len({feature for counted in counts.values() for feature in counted}) + 1
+        self._known = frozenset(feature for counted in counts.values() for feature in counted)
+        vocabulary = len(self._known) + 1
         total = sum(questions.values())
         self._prior = {topic: math.log(count / total) for topic, count in questions.items()}
-        self._known = frozenset(feature for counted in counts.values() for feature in counted)
         self._likely: dict[str, dict[str, float]] = {}
         self._unseen: dict[str, float] = {}  # a known word this topic's questions never used
         for topic, counted in counts.items():

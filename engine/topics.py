@@ -377,17 +377,15 @@ class TopicIndex:
 
     def choose(self, question: str, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
         """The entry the question asks about, or None (DEFLECT): the cues' choice, unless the questions asked before
-        (engine.asked) make a topic in the FILE likelier than any other by VOTE_MARGIN, or by VOTE_MARGIN_OVER_CUES when
-        the question holds a specific cue."""
+        overrule it (`overrule`)."""
         chosen = self._by_lines(question, in_file)
         if self._votes is None:
             return chosen
-        in_play = {line.topic for line in self._lines if in_file(line)} | {DEFLECT}
-        vote = self._votes.vote(question, in_play)
-        specific = any(hit.cue.strength > CueStrength.PLAIN for hit in self.hits(_folded_words(question), in_file))
-        if vote is None or vote.margin < (VOTE_MARGIN_OVER_CUES if specific else VOTE_MARGIN):
-            return chosen
-        return next((line for line in self._lines if line.topic == vote.topic and in_file(line)), None)
+
+        def holds_specific_cue() -> bool:
+            return any(hit.cue.strength > CueStrength.PLAIN for hit in self.hits(_folded_words(question), in_file))
+
+        return overrule(chosen, self._votes, self._lines, question, in_file, holds_specific_cue)
 
     def _by_lines(self, question: str, in_file: Callable[[FileEntry], bool]) -> FileEntry | None:
         """The cues' choice. When no cue but a plain one names a topic, the line that shares the most rare words with
@@ -770,6 +768,41 @@ def line_words(case: Case) -> dict[str, LineWords]:
     }
 
 
+def overrule(
+    chosen: FileEntry | None,
+    votes: TopicVotes,
+    lines: Sequence[FileEntry],
+    question: str,
+    in_file: Callable[[FileEntry], bool],
+    holds_specific_cue: Callable[[], bool],
+    *,
+    margin: float = VOTE_MARGIN,
+    over_cues: float = VOTE_MARGIN_OVER_CUES,
+) -> FileEntry | None:
+    """The answer once the questions asked before have voted among the suspect's `lines` in the FILE and DEFLECT:
+    `chosen` (the cues'), unless the vote makes one topic likelier than the next by `margin`, or by `over_cues` when
+    the question holds a specific cue (`holds_specific_cue`, asked only when it decides). bench/topic_folds.py lays
+    the same rule over an earlier commit's engine."""
+    in_play = {line.topic for line in lines if in_file(line)} | {DEFLECT}
+    vote = votes.vote(question, in_play)
+    if vote is None or vote.margin < min(margin, over_cues):
+        return chosen
+    if vote.margin < (over_cues if holds_specific_cue() else margin):
+        return chosen
+    return next((line for line in lines if line.topic == vote.topic and in_file(line)), None)
+
+
+def asked_votes(
+    asked: Sequence[AskedQuestion], entries: Iterable[FileEntry], *, lines_vote: bool = LINES_VOTE
+) -> dict[str, TopicVotes]:
+    """Every suspect's TopicVotes, or none when the case has no questions asked before; with `lines_vote` each FILE
+    line's own words are one more question asked about its topic."""
+    if not asked:
+        return {}
+    said = [AskedQuestion(e.suspect, e.topic, e.words) for e in entries if e.kind is not EntryKind.DEFLECT]
+    return topic_votes([*asked, *(said if lines_vote else ())])
+
+
 # --- building the index from a case --------------------------------------------------------------------
 
 _TITLE_WORDS = frozenset("mr mrs miss ms dr rev reverend mister the".split())
@@ -873,8 +906,7 @@ def build_topic_indexes(
                 person = strength is CueStrength.NAME and names_a_suspect(case, text)
                 cues[entry.suspect].append(Cue(cue_stems, strength, entry, person))
     echoes = line_words(case)
-    said = [AskedQuestion(e.suspect, e.topic, e.words) for e in case.reveal.entries if e.kind is not EntryKind.DEFLECT]
-    asked = topic_votes([*case.asked, *(said if LINES_VOTE else ())]) if votes and case.asked else {}
+    asked = asked_votes(case.asked, case.reveal.entries) if votes else {}
     return {
         key: TopicIndex(
             found, _dead_woman_stems(case, key), echoes[key] if echo else None, asked.get(key), case.entries_for(key)

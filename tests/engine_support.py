@@ -67,6 +67,11 @@ def system_lines(reply: Reply) -> list[str]:
     return [part.text for part in reply.parts if part.kind is PartKind.SYSTEM]
 
 
+def spoken(reply: Reply) -> list[str]:
+    """What the suspects said in a reply, in order."""
+    return [part.text for part in reply.parts if part.kind is PartKind.SUSPECT]
+
+
 def suspect_lines(reply: Reply) -> list[tuple[str | None, str]]:
     return [(part.speaker, part.text) for part in reply.parts if part.kind is PartKind.SUSPECT]
 

@@ -10,9 +10,8 @@ import pytest
 
 from engine.asked import ASKED_FILE, DEFLECT, AskedQuestion, TopicVotes, format_asked, tune_questions
 from engine.case import PUBLIC_FILE, Case, CaseError, load_case
-from engine.replies import PartKind, Reply
 from engine.seal import seal_part
-from tests.engine_support import FROST_FAIR, FROST_SOURCE, frost_case, frost_files, hollin_case, play, seated, to_round
+from tests.engine_support import FROST_FAIR, FROST_SOURCE, frost_case, frost_files, hollin_case, play, seated, spoken, to_round
 from voice_host.cli.main import main as third_carol
 from voice_host.loop.casefiles import read_case_dir
 
@@ -27,10 +26,6 @@ MUFFLERS = asked("the scarf", "Bram, whose muffler was that?", "Bram, did you ow
 RASPS = asked("the blade", "Bram, did you borrow a rasp?", "Bram, where is the rasp now?", "Bram, who lent you a rasp?")
 WHEREABOUTS = asked("where he was", "Bram, where did you stand?", "Bram, where were you standing?")
 ELSEWHERE = asked(DEFLECT, "Bram, do you like the river?", "Bram, is the ice thick?")
-
-
-def spoken(reply: Reply) -> list[str]:
-    return [part.text for part in reply.parts if part.kind is PartKind.SUSPECT]
 
 
 def with_asked(questions: list[AskedQuestion]) -> Case:

@@ -20,7 +20,8 @@ import pytest
 from engine.case import Case, EntryKind, FileEntry
 from engine.game import Game
 from engine.messages import MessageKind
-from engine.replies import PartKind, Reply
+from engine.replies import PartKind
+from tests.engine_support import spoken
 from voice_host.loop.casefiles import load_bundled_case
 
 QUESTIONS = Path(__file__).resolve().parents[1] / "spoilers" / "hollin-fold" / "questions.tsv"
@@ -63,10 +64,6 @@ def to_round(game: Game, number: int) -> None:
     while game.state.round < number:
         game.handle("next")
         game.handle("yes")
-
-
-def spoken(reply: Reply) -> list[str]:
-    return [part.text for part in reply.parts if part.kind is PartKind.SUSPECT]
 
 
 def round_of(exhibit: int) -> int:
