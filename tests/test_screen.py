@@ -353,6 +353,20 @@ async def test_selecting_an_exhibit_shows_its_words() -> None:
 
 
 @pytest.mark.anyio
+async def test_reading_an_exhibit_again_shows_it_in_the_evidence() -> None:
+    app = frost_fair_app()
+    async with app.run_test(size=(160, 48)) as pilot:
+        await pilot.pause()
+        await type_line(pilot, "Ann")
+        assert shown(app, "#exhibit-text").startswith("E1  ")
+        await type_line(pilot, "read E3")
+        assert shown(app, "#exhibit-text").startswith("E3  A torn ticket")
+        await type_line(pilot, "read E2")
+        assert shown(app, "#exhibit-text").startswith("E2  ")
+        assert app.query_one("#exhibit-list", OptionList).highlighted == 1
+
+
+@pytest.mark.anyio
 async def test_the_house_panel_shows_the_cases_own_words_when_no_plan_fits() -> None:
     app = frost_fair_app()
     async with app.run_test(size=(160, 48)) as pilot:

@@ -510,6 +510,11 @@ class TableApp(App[int]):
                 changed = True
         if changed:
             self._show_evidence()
+        read = [part.exhibit for part in reply.parts if part.kind is PartKind.EXHIBIT and part.exhibit is not None]
+        if len(read) == 1:
+            # "read E{n}": the panel shows the exhibit being read, not the one it showed before. A round
+            # opening reads four and keeps showing the first of them.
+            self._show_exhibit(read[0])
         return self._add_entry(reply, said, taken_as)
 
     def _add_entry(self, reply: Reply, said: str | None, taken_as: str | None) -> NightEntry:
@@ -576,6 +581,13 @@ class TableApp(App[int]):
         elif options and highlighted is not None:
             listing.highlighted = min(highlighted, len(options) - 1)
         self.query_one("#statements", StatementsView).show(self.evidence.statements_round, self.evidence.statements)
+
+    def _show_exhibit(self, number: int) -> None:
+        listing = self.query_one("#exhibit-list", EvidenceList)
+        index = next((i for i, option in enumerate(listing.options) if option.id == f"E{number}"), None)
+        if index is not None:
+            listing.highlighted = index
+            listing.scroll_to_highlight()
 
     @on(OptionList.OptionHighlighted, "#exhibit-list")
     def exhibit_chosen(self, event: OptionList.OptionHighlighted) -> None:
