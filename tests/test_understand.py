@@ -794,6 +794,40 @@ def test_a_question_with_no_lost_citation_is_not_scored(case: Case, round_two: G
     assert not any(str(call).startswith("closed set") for call in recognizer.calls)
 
 
+@pytest.mark.parametrize(
+    ("said", "scored_after", "fits", "meant"),  # meant: read E{meant}
+    [
+        ("Could you read exhibit, fine?", "Could you read exhibit", {" 9": -1.0, " 5": -3.0}, 9),
+        # Which heard words were the number is not known: the first reading that is whole is taken.
+        ("What does exhibit the love and say?", "What does exhibit", {" 11": -1.2, " 7": -3.0}, 11),
+    ],
+)
+def test_a_message_that_lost_its_exhibit_number_is_made_whole_by_the_closed_set(
+    case: Case, round_two: Game, said: str, scored_after: str, fits: dict[str, float], meant: int
+) -> None:
+    recognizer = ScriptedRecognizer(said, "", fits=fits)
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert f"closed set: {scored_after}" in recognizer.calls
+    assert heard.message is not None and heard.message.command is Command.READ
+    assert heard.message.exhibits == (meant,)
+    assert heard.transcript == said  # what was heard stays on the screen's heard line
+
+
+def test_a_lost_exhibit_number_is_left_when_none_stands_out(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Could you read exhibit, fine?", "", fits={" 9": -1.0, " 5": -1.1})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert "closed set: Could you read exhibit" in recognizer.calls
+    assert heard.message is None or heard.message.command is not Command.READ
+
+
+@pytest.mark.parametrize("said", ["Read exhibit 4, please.", "That exhibit 7 is odd.", "Let's look at the exhibit."])
+def test_no_number_is_scored_where_none_was_lost(case: Case, round_two: Game, said: str) -> None:
+    # A whole message, a number heard after "exhibit", nothing heard after it.
+    recognizer = ScriptedRecognizer(said, said, fits={" 7": -1.0})
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS)
+    assert not any(str(call).startswith("closed set: ") and "exhibit" in str(call) for call in recognizer.calls)
+
+
 def test_a_question_whose_addressee_was_lost_is_put_to_the_one_the_closed_set_hears(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer(
         "Sir Goyer, how did you get mud on your shoes?", "", fits={" the lawyer": -1.5, " Ormerod": -3.0, " Keld": -4.0}

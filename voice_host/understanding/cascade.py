@@ -17,7 +17,9 @@ The passes, in order (with the prompt biasing, the default):
   a question "Ask …" whose words named no one has its addressee scored the same way;
 - lost citation, when a question to a suspect has the card's words for citing an exhibit ("exhibit",
   "explain") but no number: the 16 exhibits scored after its words; the best makes it a
-  confrontation (a repair), else the question is asked about first;
+  confrontation (a repair), else the question is asked about first; and when any other message that
+  is not whole says "exhibit" with no number after it: the best number, put in place of the words
+  heard for it, is taken only if that makes the message whole (a repair);
 - focus, when a transcript with the game's words in it gave the Host nothing to act on: the first
   pass's words timed (Whisper's word alignment, no second decode) and only the loudest speaker's
   words kept (the one talking to the laptop, not the room); a repair too;
@@ -551,33 +553,59 @@ _CITING_WORD = re.compile(r"\b(?:exhibits?|explain)\b", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class LostCitation:
-    """Where a question to a suspect cites an exhibit whose number was lost, and what could fill it."""
+    """Where a message cites an exhibit whose number was lost, and what could fill it."""
 
     prefix: str  # the words up to the citing word, as heard: "To Julius, what do you say to exhibit"
     rest: str  # what follows the lost number: "?" (the heard word for the number is dropped)
     candidates: tuple[str, ...]  # " 7" after "exhibit"; " E7" or " exhibit 7" after "explain"
     values: tuple[int, ...]
+    # The words after the citing word, as heard, when the message was not whole: which of them were
+    # the number is not known, so each way of dropping one to three of them (or none) is understood.
+    after: str = ""
+
+    def filled(self, citation: str) -> tuple[str, ...]:
+        """The message with the number in its place: one text for a question, else each reading."""
+        if not self.after:
+            return (f"{self.prefix}{citation}{self.rest}",)
+        words = re.findall(r"[\s,]*[\w'-]+", self.after)
+        readings = []
+        for dropped in (1, 2, 3, 0):
+            if dropped <= len(words):
+                rest = self.after[sum(len(word) for word in words[:dropped]) :]
+                readings.append(f"{self.prefix}{citation}{rest}")
+        return tuple(dict.fromkeys(readings))
 
 
 def lost_citation_for(heard: Heard) -> LostCitation | None:
-    """A question to a suspect whose words cite an exhibit but give no number, or None.
+    """A message whose words cite an exhibit but give no number, or None.
 
-    "Exhibit" followed by no number ("what do you say to exhibit, sir?"), or "explain" followed by
-    no citation ("Miss Marsden, explain the eleven."): Whisper lost the number in the card's own
-    words for a confrontation. Anything else is left as heard.
+    A question to a suspect: "exhibit" followed by no number ("what do you say to exhibit, sir?"), or
+    "explain" followed by no citation ("Miss Marsden, explain the eleven."): Whisper lost the number in
+    the card's own words for a confrontation. Any other message that is not whole (`whole_message`:
+    table talk, a request, a command without its argument) with "exhibit" followed by no number
+    ("Could you read exhibit, fine?", "What does exhibit the love and say?"): the number is the one
+    slot in doubt, whatever the words around it. Anything else is left as heard.
     """
     message = heard.message
-    if not heard.usable or message is None or message.kind is not MessageKind.QUESTION or message.suspect is None:
+    if not heard.usable or message is None:
+        return None
+    question = message.kind is MessageKind.QUESTION and message.suspect is not None
+    if not question and whole_message(message):
         return None
     text = heard.text
-    cue = next((m for m in _CITING_WORD.finditer(text) if not _cites_after(text, m.end())), None)
+    cues = _CITING_WORD if question else _EXHIBIT_WORD
+    cue = next((m for m in cues.finditer(text) if not _cites_after(text, m.end())), None)
     if cue is None:
         return None
     after = text[cue.end() :]
+    numbers = tuple(range(1, 17))
+    if not question:
+        if not re.search(r"\w", after):
+            return None  # nothing heard where the number would be ("Read the exhibit."): not filled
+        return LostCitation(text[: cue.end()], "", tuple(f" {n}" for n in numbers), numbers, after)
     if cue.group(0).lower().startswith("exhibit"):
         # The word Whisper heard for the number (one word, up to punctuation) is replaced.
         lost = re.match(r"[\s,]*(?:[\w'-]+)?", after)
-        numbers = tuple(range(1, 17))
         candidates = tuple(f" {n}" for n in numbers)
         values: tuple[int, ...] = numbers
     else:
@@ -588,6 +616,9 @@ def lost_citation_for(heard: Heard) -> LostCitation | None:
     return LostCitation(text[: cue.end()], after[lost.end() :], candidates, values)
 
 
+_EXHIBIT_WORD = re.compile(r"\bexhibit\b", re.IGNORECASE)
+
+
 def _cites_after(text: str, end: int) -> bool:
     """Whether an exhibit number follows the citing word ("exhibit 7", "explain E7")."""
     return bool(re.match(r"\W*(?:E\d|\d)", text[end:]))
@@ -595,13 +626,17 @@ def _cites_after(text: str, end: int) -> bool:
 
 @dataclass(frozen=True)
 class LostCitationPass:
-    """A question to a suspect in the card's words for a confrontation, its exhibit number lost.
+    """A message citing an exhibit whose number was lost: the 16 numbers scored in its place.
 
-    "To Julius, what do you say to exhibit, sir?", "Miss Marsden, explain the eleven.": taken as a
-    question, it would spend the round's question on what was meant as a confrontation. The 16
-    exhibits are scored after the words as heard (the closed set's own scorer, floor and margin);
-    the best fills the citation as a repair (so it is confirmed). When none stands out the question
-    is still asked about first: the table may have meant a confrontation.
+    A question to a suspect in the card's words for a confrontation ("To Julius, what do you say to
+    exhibit, sir?", "Miss Marsden, explain the eleven."): taken as a question, it would spend the
+    round's question on what was meant as a confrontation. The 16 exhibits are scored after the words
+    as heard (the closed set's own scorer, floor and margin); the best fills the citation as a repair
+    (so it is confirmed). When none stands out the question is still asked about first: the table may
+    have meant a confrontation.
+    Any other message that is not whole and says "exhibit" with no number after it ("Could you read
+    exhibit, fine?"): the best number, when it stands out, is put in place of the words heard for it,
+    and the message taken only if that makes it whole (a repair: a costly one is confirmed).
     """
 
     name: PassName = PassName.LOST_CITATION
@@ -614,12 +649,25 @@ class LostCitationPass:
         lost = lost_citation_for(heard)
         assert lost is not None
         said = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, lost.prefix, lost.candidates, lost.values), self.name)
+        if lost.after:
+            if said is not None:
+                self._make_whole(hearing, ears, lost, f" {said.split()[-1]}")
+            return
         if said is not None:
             number = said.split()[-1].lstrip("E")
             citation = f" {number}" if lost.prefix.lower().endswith(("exhibit", "exhibits")) else f" E{number}"
-            fill_slot(hearing, ears, Slot.EXHIBIT, f"{lost.prefix}{citation}{lost.rest}")
+            fill_slot(hearing, ears, Slot.EXHIBIT, lost.filled(citation)[0])
         if hearing.current.message is heard.message:
             hearing.heard = replace(heard, needs_confirmation=bool(heard.message and heard.message.costly))
+
+    def _make_whole(self, hearing: Hearing, ears: Ears, lost: LostCitation, citation: str) -> None:
+        """The first reading with the number in place that is a whole message, as a repair."""
+        weight = ears.settings.repairs.exhibit
+        for text in lost.filled(citation):
+            found = understand_repaired(hearing, ears, CorrectionKind.EXHIBIT, weight, text)
+            if whole_message(found.message):
+                hearing.heard = replace(found, transcript=hearing.current.transcript)
+                return
 
 
 # --- The addressee pass -----------------------------------------------------------------------------
