@@ -200,3 +200,29 @@ def test_a_stop_after_the_name_that_opens_a_question_is_a_comma(raw: str, expect
 def test_a_list_read_leniently_goes_on_past_a_comma_before_and() -> None:
     read = read_exhibits_leniently("Accuse Keld with exhibits E2, E6, E13, and 14.")
     assert read.text == "Accuse Keld with exhibits E2, E6, E13, and E14."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("The killer is the curate, exhibits 2, 3, 716.", "The killer is the curate, exhibits E2, E3, E7, E16."),
+        ("We accuse Joel: exhibits 413", "We accuse Joel: exhibits E4, E13"),
+        ("Accuse Keld with exhibits 1114.", "Accuse Keld with exhibits E11, E14."),
+    ],
+)
+def test_a_lists_numbers_run_together_are_read_as_the_fewest_exhibits(text: str, expected: str) -> None:
+    read = read_exhibits_leniently(text)
+    assert read.text == expected
+    assert read.corrections and all(c.kind is CorrectionKind.EXHIBIT for c in read.corrections)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We accuse Joel, exhibits 112.",  # 1 and 12, or 11 and 2: not guessed
+        "Confront Keld with 716",  # not a list: one number in a confrontation's slot
+        "We accuse Joel, exhibits 1720.",  # no reading is all exhibits
+    ],
+)
+def test_a_run_of_digits_is_left_when_it_is_no_list_or_reads_two_ways(text: str) -> None:
+    assert read_exhibits_leniently(text).text == text

@@ -229,6 +229,11 @@ def _read_slot(text: str, start: int, corrections: list[Correction], weight: flo
         plain = re.match(r"E(\d{1,2})\b", text[pos:])
         if match is None:
             number_text = ""
+        # "exhibits 2, 3, 716": a list's last numbers run together. Read as the fewest exhibits that
+        # spell it, when only one way does ("413" is 4 and 13; "112" could be 1, 12 or 11, 2).
+        run = re.match(r"(\d{3,4})\b(?![.:]\d)", text[pos:]) if match is None else None
+        in_list = pos > start or re.search(r"\bexhibits\s*$", text[:pos], re.IGNORECASE)
+        numbers = _split_run(run.group(1)) if run and in_list else None
         if plain and int(plain.group(1)) in _TEEN_FOR_TY:
             corrected = f"E{_TEEN_FOR_TY[int(plain.group(1))]}"
             corrections.append(Correction(CorrectionKind.EXHIBIT, plain.group(0), corrected, weight))
@@ -236,6 +241,11 @@ def _read_slot(text: str, start: int, corrections: list[Correction], weight: flo
             pos += len(corrected)
         elif plain:
             pos += plain.end()
+        elif run and numbers:
+            corrected = ", ".join(f"E{number}" for number in numbers)
+            corrections.append(Correction(CorrectionKind.EXHIBIT, run.group(0), corrected, weight))
+            text = text[:pos] + corrected + text[pos + run.end() :]
+            pos += len(corrected)
         elif match:
             number = int(number_text)
             if not 1 <= number <= EXHIBITS:
@@ -251,6 +261,20 @@ def _read_slot(text: str, start: int, corrections: list[Correction], weight: flo
             break
         pos += sep.end()
     return text, pos
+
+
+def _split_run(digits: str) -> list[int] | None:
+    """The one shortest way to read a run of digits as exhibit numbers ("716" -> 7, 16), or None."""
+    # ways[i]: the shortest readings of digits[:i] (all of them, to tell when there are two).
+    ways: list[list[list[int]]] = [[[]], *([] for _ in digits)]
+    for end in range(1, len(digits) + 1):
+        for size in (1, 2):
+            part = digits[end - size : end] if end >= size else ""
+            if part and part[0] != "0" and 1 <= int(part) <= EXHIBITS:
+                ways[end] += [[*way, int(part)] for way in ways[end - size]]
+        shortest = min((len(way) for way in ways[end]), default=0)
+        ways[end] = [way for way in ways[end] if len(way) == shortest]
+    return ways[-1][0] if len(ways[-1]) == 1 else None
 
 
 def read_exhibits_leniently(text: str, weights: RepairWeights = DEFAULT_SETTINGS.repairs) -> Normalised:
