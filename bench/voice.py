@@ -389,6 +389,15 @@ def compare(before: list[Record], after: list[Record]) -> str:
     return "\n".join([*_table(header, rows), "", *(changed or ["(no utterance changed its outcome)"])])
 
 
+def measured_ids(path: Path) -> list[str]:
+    """The utterance ids an earlier run measured, in its order: a results file, or a sample list (one id a
+    line, `#` for comments: bench/samples/), which keeps a sample measurable as the splits grow."""
+    if path.suffix == ".txt":
+        lines = (line.split("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+        return [line for line in lines if line]
+    return list(dict.fromkeys(record.id for record in load_records(path)))
+
+
 def load_records(path: Path) -> list[Record]:
     if not path.exists():
         return []
@@ -422,7 +431,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--same-as",
         type=Path,
         default=None,
-        help="measure the utterances of an earlier results file, in its order (those still in the split)",
+        help="measure the utterances of an earlier results file or a sample list (bench/samples/*.txt), in its order"
+        " (those still in the split)",
     )
     parser.add_argument(
         "--baseline-splits", default="test,tune", help="the splits the baseline runs on (default: test,tune; '' for none)"
@@ -480,8 +490,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.same_as is not None:
             # The same utterances as an earlier run, paired: one moved out of the split since is left out.
             by_id = {fixture.id: fixture for fixture in everything}
-            earlier = dict.fromkeys(r.id for r in load_records(args.same_as) if r.split == split.value)
-            chosen = [by_id[fixture_id] for fixture_id in earlier if fixture_id in by_id]
+            chosen = [by_id[fixture_id] for fixture_id in measured_ids(args.same_as) if fixture_id in by_id]
         audio = FixtureAudio(everything, args.cache)
         work += [(i / len(chosen), split, fixture, audio) for i, fixture in enumerate(chosen)]
     work.sort(key=lambda item: (item[0], splits.index(item[1])))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -176,3 +177,16 @@ def test_a_phrasing_moved_to_tune_has_no_test_line_and_new_test_phrasings_replac
     assert tune_voices and all(VOICE_BY_NAME[name].split is Split.TUNE for name in tune_voices)
     later = {line.template for line in all_lines() if line.template.split(":", 1)[1] in {t.text for t in LATER_TEST}}
     assert later and all(line.split is Split.TEST for line in all_lines() if line.template in later)
+
+
+def test_every_sample_list_names_utterances_of_its_split_only() -> None:
+    # bench/samples/*.txt keep a measured sample measurable as the corpus grows (bench/voice.py --same-as):
+    # each names utterances that still exist, in one split, each once.
+    samples = sorted((Path(__file__).resolve().parent.parent / "bench" / "samples").glob("*.txt"))
+    assert samples
+    ids = {split: {fixture.id for fixture in load_fixtures(split)} for split in Split}
+    for path in samples:
+        listed = [line.split("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines()]
+        listed = [fixture_id for fixture_id in listed if fixture_id]
+        assert len(listed) == len(set(listed)), path.name
+        assert any(set(listed) <= ids[split] for split in Split), path.name
