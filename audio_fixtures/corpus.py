@@ -561,7 +561,20 @@ LATER_TEST: list[Template] = [
     Template("t-name", "Did {who} sound nervous to anyone else?", "table_talk", split=Split.TEST),
 ]
 
-ALL_TEMPLATES: list[Template] = [*COMMANDS, *QUESTIONS, *CONFRONTATIONS, *ACCUSATIONS, *TABLE_TALK, *LATER_TEST]
+# Short table talk, a word or two: a table says these all night, none is a command, and (short as a command)
+# they reach the whole-command pass, which the longer table talk above never does. Fixed splits, listed
+# last, so no other line changes words or voice (added 2026-12-01, after run 8 on test).
+SHORT_TALK_TUNE = ("Hmm.", "Good point.", "I'm not sure.", "Interesting.", "No idea.", "Me neither.", "Fair enough.",
+                   "Oh dear.", "Who knows?", "I see.", "Nice one.", "Not bad.")  # fmt: skip
+SHORT_TALK_TEST = ("Good question.", "Makes sense.", "Same here.", "How odd.", "Poor woman.", "Well done.", "Lovely.",
+                   "Oh, really?", "Quite.", "Sounds fishy.", "Blimey.", "Typical.")  # fmt: skip
+SHORT_TALK_GROUP = "t-short"
+SHORT_TALK: list[Template] = [
+    *(Template(SHORT_TALK_GROUP, text, "table_talk", split=Split.TUNE) for text in SHORT_TALK_TUNE),
+    *(Template(SHORT_TALK_GROUP, text, "table_talk", split=Split.TEST) for text in SHORT_TALK_TEST),
+]
+
+ALL_TEMPLATES: list[Template] = [*COMMANDS, *QUESTIONS, *CONFRONTATIONS, *ACCUSATIONS, *TABLE_TALK, *LATER_TEST, *SHORT_TALK]
 
 
 def _key(text: str) -> str:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from audio_fixtures.corpus import MOVED, Split, all_lines, line_id
+from audio_fixtures.corpus import MOVED, SHORT_TALK_GROUP, Split, all_lines, line_id
 from audio_fixtures.fixtures import (
     CORPUS_MANIFEST,
     RENDER_DIR,
@@ -57,7 +57,8 @@ def corpus_fixtures() -> list[Fixture]:
     """The corpus's lines as fixtures, tune then test, each with its voice (no hashes yet).
 
     A phrasing moved from test to tune (corpus.MOVED_TO_TUNE) keeps its place in test's deal, its
-    voice unused, so no test line changes voice; its lines get tune voices after tune's own lines.
+    voice unused, so no test line changes voice; its lines get tune voices after tune's own lines, and
+    the short table talk added later (corpus.SHORT_TALK) after those.
     """
     tune_texts = {_key(f.said) for f in load_manifest()}
     spoken = [line for line in all_lines() if "typed_only" not in line.tags]
@@ -65,8 +66,12 @@ def corpus_fixtures() -> list[Fixture]:
     for split in (Split.TUNE, Split.TEST):
         deck = _Deck(random.Random(f"{SEED}|{split.value}"), [voice.name for voice in voices(split)])
         if split is Split.TUNE:
-            dealt = [line for line in spoken if line.split is split and MOVED not in line.tags]
+            # Tune's own lines, then the moved ones, then the short table talk added after both (SHORT_TALK):
+            # each addition is dealt after what came before it, so no earlier line changes voice.
+            later = [line for line in spoken if line.split is split and line.template.startswith(f"{SHORT_TALK_GROUP}:")]
+            dealt = [line for line in spoken if line.split is split and MOVED not in line.tags and line not in later]
             dealt += [line for line in spoken if MOVED in line.tags]
+            dealt += later
         else:
             dealt = [line for line in spoken if line.split is split or MOVED in line.tags]
         for line in dealt:
