@@ -549,6 +549,8 @@ def _with_argument(wanted: ClosedSlot, candidate: str) -> str:
 # The card's words that cite an exhibit in a message put to a suspect ("Keld, explain E7", "To Keld:
 # what do you say to exhibit 5?"); a question with one of these and no number lost its exhibit.
 _CITING_WORD = re.compile(r"\b(?:exhibits?|explain)\b", re.IGNORECASE)
+# In any other message that is not whole, only "exhibit" says a number was meant after it.
+_EXHIBIT_WORD = re.compile(r"\bexhibit\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -556,23 +558,24 @@ class LostCitation:
     """Where a message cites an exhibit whose number was lost, and what could fill it."""
 
     prefix: str  # the words up to the citing word, as heard: "To Julius, what do you say to exhibit"
-    rest: str  # what follows the lost number: "?" (the heard word for the number is dropped)
+    # A question to a suspect: what follows the lost number ("?": the heard word for the number is
+    # dropped). Any other message: every word heard after the citing word (which were the number is
+    # not known, so each way of dropping one to three of them, or none, is a reading).
+    rest: str
     candidates: tuple[str, ...]  # " 7" after "exhibit"; " E7" or " exhibit 7" after "explain"
     values: tuple[int, ...]
-    # The words after the citing word, as heard, when the message was not whole: which of them were
-    # the number is not known, so each way of dropping one to three of them (or none) is understood.
-    after: str = ""
+    to_suspect: bool = True  # a question put to one of the six (else a message that is not whole)
 
-    def filled(self, citation: str) -> tuple[str, ...]:
+    def readings(self, citation: str) -> tuple[str, ...]:
         """The message with the number in its place: one text for a question, else each reading."""
-        if not self.after:
+        if self.to_suspect:
             return (f"{self.prefix}{citation}{self.rest}",)
-        words = re.findall(r"[\s,]*[\w'-]+", self.after)
+        words = re.findall(r"[\s,]*[\w'-]+", self.rest)
         readings = []
         for dropped in (1, 2, 3, 0):
             if dropped <= len(words):
-                rest = self.after[sum(len(word) for word in words[:dropped]) :]
-                readings.append(f"{self.prefix}{citation}{rest}")
+                after = self.rest[sum(len(word) for word in words[:dropped]) :]
+                readings.append(f"{self.prefix}{citation}{after}")
         return tuple(dict.fromkeys(readings))
 
 
@@ -602,7 +605,7 @@ def lost_citation_for(heard: Heard) -> LostCitation | None:
     if not question:
         if not re.search(r"\w", after):
             return None  # nothing heard where the number would be ("Read the exhibit."): not filled
-        return LostCitation(text[: cue.end()], "", tuple(f" {n}" for n in numbers), numbers, after)
+        return LostCitation(text[: cue.end()], after, tuple(f" {n}" for n in numbers), numbers, to_suspect=False)
     if cue.group(0).lower().startswith("exhibit"):
         # The word Whisper heard for the number (one word, up to punctuation) is replaced.
         lost = re.match(r"[\s,]*(?:[\w'-]+)?", after)
@@ -614,9 +617,6 @@ def lost_citation_for(heard: Heard) -> LostCitation | None:
         candidates, values = _exhibit_candidates()
     assert lost is not None
     return LostCitation(text[: cue.end()], after[lost.end() :], candidates, values)
-
-
-_EXHIBIT_WORD = re.compile(r"\bexhibit\b", re.IGNORECASE)
 
 
 def _cites_after(text: str, end: int) -> bool:
@@ -649,21 +649,21 @@ class LostCitationPass:
         lost = lost_citation_for(heard)
         assert lost is not None
         said = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, lost.prefix, lost.candidates, lost.values), self.name)
-        if lost.after:
+        if not lost.to_suspect:
             if said is not None:
                 self._make_whole(hearing, ears, lost, f" {said.split()[-1]}")
             return
         if said is not None:
             number = said.split()[-1].lstrip("E")
             citation = f" {number}" if lost.prefix.lower().endswith(("exhibit", "exhibits")) else f" E{number}"
-            fill_slot(hearing, ears, Slot.EXHIBIT, lost.filled(citation)[0])
+            fill_slot(hearing, ears, Slot.EXHIBIT, lost.readings(citation)[0])
         if hearing.current.message is heard.message:
             hearing.heard = replace(heard, needs_confirmation=bool(heard.message and heard.message.costly))
 
     def _make_whole(self, hearing: Hearing, ears: Ears, lost: LostCitation, citation: str) -> None:
         """The first reading with the number in place that is a whole message, as a repair."""
         weight = ears.settings.repairs.exhibit
-        for text in lost.filled(citation):
+        for text in lost.readings(citation):
             found = understand_repaired(hearing, ears, CorrectionKind.EXHIBIT, weight, text)
             if whole_message(found.message):
                 hearing.heard = replace(found, transcript=hearing.current.transcript)
