@@ -813,6 +813,14 @@ def test_a_message_that_lost_its_exhibit_number_is_made_whole_by_the_closed_set(
     assert heard.transcript == said  # what was heard stays on the screen's heard line
 
 
+def test_a_costly_message_made_whole_by_a_lost_number_is_asked_about_first(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Confront Keld about exhibit, heaven.", "", fits={" 7": -1.0, " 11": -3.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert (heard.message.suspect, heard.message.exhibits) == ("keld", (7,))
+    assert heard.needs_confirmation  # the number is the closed set's: never spent unasked
+
+
 def test_a_lost_exhibit_number_is_left_when_none_stands_out(case: Case, round_two: Game) -> None:
     recognizer = ScriptedRecognizer("Could you read exhibit, fine?", "", fits={" 9": -1.0, " 5": -1.1})
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
