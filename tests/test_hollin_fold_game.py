@@ -113,3 +113,14 @@ def test_blamire_alone_is_redirected_to_joel() -> None:
     assert system(game.handle("Blamire, where were you?")) == ["Joel Blamire? Call him Joel."]
     assert system(game.handle("Mrs Blamire, who did this to you?")) == ["Only the six can be questioned."]
     assert game.preview("Joel Blamire, where were you?").suspect == "joel"
+
+
+@pytest.mark.parametrize("title", ["Mr", "Mister", "Ms", "Ms.", "Miss", "Missus", "Mrs", "Mrs.", "Reverend", "Revd"])
+def test_a_suspect_is_named_with_or_without_any_title_a_table_writes(title: str) -> None:
+    # NAMES: "with or without a title". "Ms Marsden, where were you?" typed was table talk.
+    game = Game(hollin_case())
+    game.start()
+    game.handle("Ann")
+    surname = {"Mr": "Thwaite", "Mister": "Ormerod", "Reverend": "Keld", "Revd": "Keld"}.get(title, "Marsden")
+    message = game.preview(f"{title} {surname}, where were you at ten?")
+    assert message.kind.value == "question" and message.suspect is not None
