@@ -128,6 +128,15 @@ def load_fixtures(split: Split) -> list[Fixture]:
     return first + corpus
 
 
+def read_sample_list(path: Path) -> list[str]:
+    """A sample list's utterance ids, in order (bench/samples/*.txt: one id a line, `#` for comments).
+
+    A measured sample kept by id stays measurable as the splits grow (`bench/voice.py --same-as`).
+    """
+    lines = (line.split("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return [line for line in lines if line]
+
+
 def read_audio(path: Path) -> Audio:
     """Decode any file PyAV reads (FLAC, WAV) to 16 kHz mono float32, as faster-whisper does."""
     from faster_whisper.audio import decode_audio

@@ -35,7 +35,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from audio_fixtures.corpus import Family, Split  # noqa: E402
-from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_fixtures  # noqa: E402
+from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_fixtures, read_sample_list  # noqa: E402
 from audio_fixtures.voices import VOICE_BY_NAME  # noqa: E402
 from engine.messages import Message  # noqa: E402
 from voice_host.ears.sound import Audio  # noqa: E402
@@ -393,8 +393,7 @@ def measured_ids(path: Path) -> list[str]:
     """The utterance ids an earlier run measured, in its order: a results file, or a sample list (one id a
     line, `#` for comments: bench/samples/), which keeps a sample measurable as the splits grow."""
     if path.suffix == ".txt":
-        lines = (line.split("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
-        return [line for line in lines if line]
+        return read_sample_list(path)
     return list(dict.fromkeys(record.id for record in load_records(path)))
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from audio_fixtures import acoustics
 from audio_fixtures.corpus import ALL_TEMPLATES, LATER_TEST, MOVED, MOVED_TO_TUNE, WHO, Split, all_lines, lines
-from audio_fixtures.fixtures import CORPUS_MANIFEST, Condition, load_fixtures, load_manifest
+from audio_fixtures.fixtures import CORPUS_MANIFEST, Condition, load_fixtures, load_manifest, read_sample_list
 from audio_fixtures.render import corpus_fixtures
 from audio_fixtures.voices import VOICE_BY_NAME, VOICES, VoiceFamily, voices
 from engine.messages import Command
@@ -186,7 +186,6 @@ def test_every_sample_list_names_utterances_of_its_split_only() -> None:
     assert samples
     ids = {split: {fixture.id for fixture in load_fixtures(split)} for split in Split}
     for path in samples:
-        listed = [line.split("#")[0].strip() for line in path.read_text(encoding="utf-8").splitlines()]
-        listed = [fixture_id for fixture_id in listed if fixture_id]
+        listed = read_sample_list(path)
         assert len(listed) == len(set(listed)), path.name
         assert any(set(listed) <= ids[split] for split in Split), path.name

@@ -602,14 +602,15 @@ def lost_citation_for(heard: Heard) -> LostCitation | None:
         return None
     after = text[cue.end() :]
     numbers = tuple(range(1, 17))
+    after_exhibit = tuple(f" {n}" for n in numbers)  # " 7": "exhibit" is already heard
     if not question:
         if not re.search(r"\w", after):
             return None  # nothing heard where the number would be ("Read the exhibit."): not filled
-        return LostCitation(text[: cue.end()], after, tuple(f" {n}" for n in numbers), numbers, to_suspect=False)
+        return LostCitation(text[: cue.end()], after, after_exhibit, numbers, to_suspect=False)
     if cue.group(0).lower().startswith("exhibit"):
         # The word Whisper heard for the number (one word, up to punctuation) is replaced.
         lost = re.match(r"[\s,]*(?:[\w'-]+)?", after)
-        candidates = tuple(f" {n}" for n in numbers)
+        candidates = after_exhibit
         values: tuple[int, ...] = numbers
     else:
         # "explain the eleven": the rest of the clause was the exhibit.

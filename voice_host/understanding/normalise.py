@@ -232,7 +232,7 @@ def _read_slot(text: str, start: int, corrections: list[Correction], weight: flo
         # "exhibits 2, 3, 716": a list's last numbers run together. Read as the fewest exhibits that
         # spell it, when only one way does ("413" is 4 and 13; "112" could be 1, 12 or 11, 2).
         run = re.match(r"(\d{3,4})\b(?![.:]\d)", text[pos:]) if match is None else None
-        in_list = pos > start or re.search(r"\bexhibits\s*$", text[:pos], re.IGNORECASE)
+        in_list = run is not None and (pos > start or re.search(r"\bexhibits\s*$", text[:pos], re.IGNORECASE))
         numbers = _split_run(run.group(1)) if run and in_list else None
         if plain and int(plain.group(1)) in _TEEN_FOR_TY:
             corrected = f"E{_TEEN_FOR_TY[int(plain.group(1))]}"
