@@ -266,6 +266,8 @@ class ScriptedRecognizer:
         return replace(transcript, words=words)
 
 
+# The phrased-command pass off: for tests of the passes before it on short table talk, which it would score too.
+PHRASED_OFF = UnderstandingSettings(phrased_command_candidates=0)
 NBEST_ON = UnderstandingSettings(nbest_hypotheses=10)  # the n-best pass is off as it ships (settings say why)
 
 
@@ -542,7 +544,7 @@ def test_what_the_focus_pass_finds_is_confirmed_before_spending(case: Case, game
 def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) -> None:
     loud = (("Shall", -20.0), ("we", -21.0), ("read", -21.5), ("it", -21.0), ("again?", -22.0))
     recognizer = ScriptedRecognizer("Shall we read it again?", "", loud=loud, avg_logprob=UNSURE)
-    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=PHRASED_OFF).hear(AUDIO, game, SEATS).heard
     assert recognizer.calls[1:] == ["word levels", "near voice"]
     assert heard.text == "Shall we read it again?" and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
@@ -550,14 +552,14 @@ def test_the_focus_pass_finding_nothing_changes_nothing(case: Case, game: Game) 
 
 def test_plain_table_talk_costs_no_focus_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", loud=(("Shall", -20.0), ("tea?", -40.0)), avg_logprob=UNSURE)
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=PHRASED_OFF).hear(AUDIO, game, SEATS)
     assert result.focus is None and "word levels" not in recognizer.calls
     assert recognizer.calls[1:] == ["near voice"] and result.passes == 2  # nothing to act on: one more listen
 
 
 def test_table_talk_whisper_was_sure_of_costs_no_near_voice_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Shall we have more tea?", "", near="Next.", avg_logprob=math.log(0.95))
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=PHRASED_OFF).hear(AUDIO, game, SEATS)
     assert result.near is None and [run.name for run in result.runs] == [PassName.FIRST]
     assert result.heard.message is not None and result.heard.message.kind is MessageKind.TABLE_TALK
 
@@ -633,6 +635,7 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
         PassName.NEAR_VOICE,
         PassName.ADDRESSEE,
         PassName.WHOLE_COMMAND,
+        PassName.PHRASED_COMMAND,
         PassName.CHECK,
     ]
 
@@ -693,7 +696,7 @@ def test_the_closed_set_fills_a_lost_name(case: Case, game: Game) -> None:
 )
 def test_the_closed_set_never_decides_what_the_message_is(case: Case, game: Game, said: str) -> None:
     recognizer = ScriptedRecognizer(said, "", fits={" E3": -1.0}, avg_logprob=math.log(0.95))
-    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=PHRASED_OFF).hear(AUDIO, game, SEATS)
     # No slot scored ("closed set: " with no prefix is the whole-command pass, for "Read." alone).
     assert not any(str(call).startswith("closed set") and call != "closed set: " for call in recognizer.calls)
 
@@ -832,7 +835,7 @@ def test_a_lost_exhibit_number_is_left_when_none_stands_out(case: Case, round_tw
 def test_no_number_is_scored_where_none_was_lost(case: Case, round_two: Game, said: str) -> None:
     # A whole message, a number heard after "exhibit", nothing heard after it.
     recognizer = ScriptedRecognizer(said, said, fits={" 7": -1.0})
-    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS)
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=PHRASED_OFF).hear(AUDIO, round_two, SEATS)
     assert not any(str(call).startswith("closed set: ") and "exhibit" in str(call) for call in recognizer.calls)
 
 
@@ -941,12 +944,15 @@ def test_a_command_close_behind_the_transcript_is_confirmed(case: Case, game: Ga
 
 def test_table_talk_never_becomes_a_whole_command(case: Case, game: Game) -> None:
     # Long words, or long audio: the pass does not even run, however well a command would score.
-    said = "Shall we go round the table again?"
-    heard, calls = _whole(case, game, said, {" Next": -0.1})
-    assert "closed set: " not in calls and heard.message is not None and heard.message.command is None
-    long_audio = np.zeros(16_000 * 4, dtype=np.float32)
-    heard, calls = _whole(case, game, "Nick's.", {" Next": -0.1}, audio=long_audio)
-    assert "closed set: " not in calls and heard.message is not None and heard.message.command is None
+    def whole_command_ran(said: str, audio: object) -> tuple[bool, Heard]:
+        recognizer = ScriptedRecognizer(said, "", fits={" Next": -0.1})
+        result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(audio, game, SEATS)  # type: ignore[arg-type]
+        return PassName.WHOLE_COMMAND in [run.name for run in result.runs], result.heard
+
+    ran, heard = whole_command_ran("Shall we go round the table again?", AUDIO)
+    assert not ran and heard.message is not None and heard.message.command is None
+    ran, heard = whole_command_ran("Nick's.", np.zeros(16_000 * 4, dtype=np.float32))
+    assert not ran and heard.message is not None and heard.message.command is None
 
 
 def test_a_usable_transcript_is_never_scored_as_a_whole_command(case: Case, game: Game) -> None:
@@ -968,6 +974,67 @@ def test_whose_answers_is_a_second_small_closed_set(case: Case, game: Game) -> N
     assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == "keld"
     heard, _ = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0})  # no name stands out
     assert heard.message is None or heard.message.command is not Command.ANSWERS
+
+
+# --- The phrased-command pass ----------------------------------------------------------------------
+
+MISHEARD_READ = "What on in the bit 14 say?"  # "What does exhibit 14 say?" in a voice Whisper mishears
+
+
+def _phrased(case: Case, game: Game, said: str, fits: dict[str, float]) -> tuple[Heard, list[str | None]]:
+    recognizer = ScriptedRecognizer(said, "", fits=fits)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert (PassName.PHRASED_COMMAND in [run.name for run in result.runs]) == ("closed set: " in recognizer.calls)
+    return result.heard, recognizer.calls
+
+
+def test_a_command_in_other_words_heard_wrong_is_its_nearest_phrasing(case: Case, game: Game) -> None:
+    heard, calls = _phrased(case, game, MISHEARD_READ, {" What does exhibit 14 say?": -1.5, f" {MISHEARD_READ}": -0.9})
+    assert calls.count("closed set: ") == 1  # the number was heard: one scoring of the phrasings and the words
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (14,)
+    assert [c.kind for c in heard.corrections] == [CorrectionKind.PHRASED_COMMAND]
+    assert heard.transcript == MISHEARD_READ
+    assert not heard.needs_confirmation  # a free command close behind what Whisper wrote
+
+
+def test_a_phrasing_well_behind_the_words_heard_is_confirmed_and_one_far_behind_is_not_taken(case: Case, game: Game) -> None:
+    heard, _ = _phrased(case, game, MISHEARD_READ, {" What does exhibit 14 say?": -2.4, f" {MISHEARD_READ}": -0.9})
+    assert heard.message is not None and heard.message.command is Command.READ and heard.needs_confirmation
+    heard, _ = _phrased(case, game, MISHEARD_READ, {" What does exhibit 14 say?": -3.5, f" {MISHEARD_READ}": -0.9})
+    assert heard.message is None or heard.message.command is None
+
+
+def test_a_phrasing_s_lost_name_is_scored_with_the_rest_of_its_words(case: Case, game: Game) -> None:
+    said = "What has gone since so far?"
+    heard, calls = _phrased(
+        case,
+        game,
+        said,
+        {" Blamire said so far?": -2.7, " Keld said so far?": -2.9, " What has Blamire said so far?": -2.0, f" {said}": -0.9},
+    )
+    assert "closed set: What has " in calls  # the six's names after the words before the slot, each with the rest
+    assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == "joel"
+    assert heard.needs_confirmation  # more than the sure distance behind what Whisper wrote
+
+
+def test_a_name_heard_in_the_words_fills_the_phrasing_s_slot_unscored(case: Case, game: Game) -> None:
+    said = "Can we have nonsense from Martha?"
+    # Only the whole phrasing fits; scoring the six's names in the slot (all alike to this recognizer)
+    # would have put another name there.
+    heard, _ = _phrased(case, game, said, {" Can we have the answer from Martha?": -1.5, f" {said}": -0.9})
+    martha = next(suspect.key for suspect in case.suspects if "Martha" in suspect.name)
+    assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == martha
+
+
+def test_table_talk_near_no_phrasing_is_not_scored(case: Case, game: Game) -> None:
+    heard, calls = _phrased(case, game, "The kettle is boiling, anyone for tea?", {" Save the game.": -0.1})
+    assert "closed set: " not in calls and heard.message is not None and heard.message.command is None
+
+
+def test_a_long_utterance_is_never_a_phrased_command(case: Case, game: Game) -> None:
+    said = "Shall we go on to the next round after we have had a cup of tea and some cake?"
+    heard, calls = _phrased(case, game, said, {" On to the next round.": -0.1})
+    assert "closed set: " not in calls and (heard.message is None or heard.message.command is None)
 
 
 # --- The n-best pass -------------------------------------------------------------------------------

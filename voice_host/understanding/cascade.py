@@ -69,6 +69,14 @@ from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher, SuspectNames
 from voice_host.understanding.normalise import Correction, CorrectionKind, strip_openers
+from voice_host.understanding.phrasings import (
+    CommandPhrasing,
+    as_whisper_writes,
+    command_phrasings,
+    heard_name,
+    heard_number,
+    nearest_phrasings,
+)
 from voice_host.understanding.settings import DEFAULT_SETTINGS, UnderstandingSettings
 from voice_host.understanding.understand import (
     Classifier,
@@ -138,6 +146,7 @@ class PassName(Enum):
     LOST_CITATION = "lost_citation"
     ADDRESSEE = "addressee"
     WHOLE_COMMAND = "whole_command"
+    PHRASED_COMMAND = "phrased_command"
     NBEST = "nbest"
     SLOWER = "slower"
     FOCUS = "focus"
@@ -872,6 +881,111 @@ class WholeCommandPass:
         hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=found.needs_confirmation or close)
 
 
+# --- The phrased-command pass ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PhrasedCommandPass:
+    """A short utterance that gave the Host nothing: was it a command in other words, heard wrong?
+
+    "What on in the bit 14 say?" is no template's match, but its words are near "what does E{exhibit}
+    say", one of the ways the phrase grammar's tests say "read". The phrasings nearest the words heard
+    (`phrasings.nearest_phrasings`) have their slot filled (a number heard, else the 16 scored after the
+    words before it; a name scored the same way among the six's names and roles), and are scored
+    against the audio with the transcript's own words, all under the first pass's prompt, on the kept
+    encoder output. The best is taken when it fits (`phrased_command_floor`), is no more than
+    `phrased_command_behind` behind the transcript (Whisper's own output nearly always scores best)
+    and is a whole card command; it is a repair, so a costly one is confirmed, and one further
+    behind than `phrased_command_sure` too.
+    """
+
+    name: PassName = PassName.PHRASED_COMMAND
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        heard = hearing.current
+        settings = ears.settings
+        if settings.phrased_command_candidates <= 0 or hearing.first is None or heard.rejected is not None:
+            return False
+        if not _unusable(heard) or len(hearing.audio) / SAMPLE_RATE > settings.phrased_command_max_seconds:
+            return False
+        return 0 < _words(hearing.first.raw_text) <= settings.phrased_command_max_words
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        settings = ears.settings
+        own = hearing.first_transcript.raw_text.strip()
+        names = frozenset(target.word.lower() for target in hearing.matcher.targets)
+        nearest = nearest_phrasings(
+            own, command_phrasings(), names, settings.phrased_command_candidates, settings.phrased_command_alike
+        )
+        # A slot the words heard do not fill is scored on the audio for the nearest phrasing only (each
+        # such scoring is a batched decoder call; a name's is twelve paths).
+        texts: list[str] = []
+        scored_slot = False
+        for phrasing in nearest:
+            text = self._filled(hearing, ears, phrasing, own, score_slot=not scored_slot)
+            if text is None:
+                continue
+            heard_slot = heard_name(own, names) if "name" in phrasing.slots else heard_number(own)
+            scored_slot = scored_slot or (bool(phrasing.slots) and heard_slot is None)
+            if text not in texts:
+                texts.append(text)
+        if not texts:
+            return
+        scores = ears.recognizer.score_continuations(
+            hearing.audio, "", [*(f" {text}" for text in texts), f" {own}"], initial_prompt=ears.vocabulary.prompt
+        )
+        hearing.runs.append(PassRun(self.name, (), (scores,)))
+        top, text = max(zip(scores.scores, texts, strict=False))
+        behind = top - scores.scores[-1]
+        if top < settings.phrased_command_floor or behind < -settings.phrased_command_behind:
+            return
+        heard = hearing.current
+        found = understand_repaired(hearing, ears, CorrectionKind.PHRASED_COMMAND, settings.repairs.phrased_command, text)
+        if found.message is None or found.message.kind is not MessageKind.COMMAND or not whole_message(found.message):
+            return
+        unsure = behind < -settings.phrased_command_sure
+        hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=found.needs_confirmation or unsure)
+
+    def _filled(self, hearing: Hearing, ears: Ears, phrasing: CommandPhrasing, own: str, score_slot: bool) -> str | None:
+        """The phrasing as Whisper would write it, its slot filled from the words heard or the audio.
+
+        None when its slot is not heard in the words and `score_slot` is False."""
+        said = phrasing.said
+        if not phrasing.slots:
+            return as_whisper_writes(said)
+        slot = phrasing.slots[0]
+        start = said.index("{")
+        # Each candidate carries the rest of the phrasing: a name or number alone is scored on too
+        # little ("Waits answers" put " Blamire" alone ahead of " Thwaite").
+        written = as_whisper_writes(said)  # only its first letter and closing mark differ from `said`
+        head, rest = written[:start], written[written.index("}", start) + 1 :]
+        if slot == "name":
+            name = heard_name(own, frozenset(target.word.lower() for target in hearing.matcher.targets))
+            if name is not None:
+                return as_whisper_writes(said.format_map({slot: name}))
+            if not score_slot:
+                return None
+            names, _ = _name_candidates(hearing.matcher)
+            fills = tuple(name.strip() for name in names)
+            candidates = tuple(f" {fill}{rest}" for fill in fills)
+        else:
+            number = heard_number(own)
+            if number is not None and 1 <= int(number) <= (16 if slot == "exhibit" else 4):
+                return as_whisper_writes(said.format_map({slot: number}))
+            if not score_slot:
+                return None
+            glued = said[:start].endswith("e")  # "E{exhibit}": the number follows the E with no space
+            head = f"{head[:-1]}E" if glued else head
+            fills = tuple(str(n) for n in range(1, 17 if slot == "exhibit" else 5))
+            candidates = tuple(f"{'' if glued else ' '}{fill}{rest}" for fill in fills)
+        scores = ears.recognizer.score_continuations(
+            hearing.audio, head, candidates, initial_prompt=ears.vocabulary.prompt, keep_within=ears.settings.closed_set_margin
+        )
+        hearing.runs.append(PassRun(self.name, (), (scores,)))
+        best = max(zip(scores.scores, fills, strict=True))[1]
+        return as_whisper_writes(said.format_map({slot: best}))
+
+
 # --- The n-best pass --------------------------------------------------------------------------------
 
 
@@ -1206,6 +1320,7 @@ def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
         NearVoicePass(),
         AddresseePass(),
         WholeCommandPass(),
+        PhrasedCommandPass(),
     )
     return (*passes, CheckPass()) if biasing is Biasing.PROMPT_CHECKED else passes
 

@@ -29,6 +29,7 @@ class CorrectionKind(Enum):
     REPEAT = "repeat"  # whisper said it more than once ("Yes, yes, yes."): kept once, but doubted
     FOCUS = "focus"  # only the loudest speaker's words kept (the others were the room talking)
     WHOLE_COMMAND = "whole_command"  # a short utterance heard as one of the card's commands by the closed set
+    PHRASED_COMMAND = "phrased_command"  # a command in other words the closed set heard (the phrased-command pass)
     NBEST = "nbest"  # another of the beam's hypotheses taken for the transcript (the cascade's n-best pass)
     SLOWER = "slower"  # what Whisper heard with the utterance played slower (the cascade's slower pass)
 

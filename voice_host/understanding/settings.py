@@ -29,6 +29,7 @@ class RepairWeights:
     focus: float = 0.6  # only the nearest voice's words kept (focus and near-voice passes)
     biased_only_name: float = 0.5  # a suspect only the biased pass heard
     whole_command: float = 0.6  # a whole command the closed set heard where the transcript had none
+    phrased_command: float = 0.6  # a command in other words heard where the transcript had none
     nbest: float = 0.7  # another of the beam's hypotheses than the one Whisper ranked first
     slower: float = 0.8  # what Whisper heard with the utterance played slower, not as said
 
@@ -102,6 +103,19 @@ class UnderstandingSettings:
     whole_command_margin: float = 1.0
     whole_command_over_transcript: float = -1.2
     whole_command_sure: float = 2.0
+    # Phrased-command pass: only for an utterance of at most these seconds and words that gave the
+    # Host nothing. The phrase grammar's command phrasings nearest its words (at most this many, at
+    # least this alike, rapidfuzz's 0-100 ratio) are scored against the audio; the best is taken when
+    # it fits (`phrased_command_floor`, a mean token log-probability) and is no more than
+    # `phrased_command_behind` behind the transcript's own words, and it is confirmed first when more
+    # than `phrased_command_sure` behind. 0 candidates turns the pass off.
+    phrased_command_max_seconds: float = 4.0
+    phrased_command_max_words: int = 8
+    phrased_command_candidates: int = 3
+    phrased_command_alike: float = 50.0
+    phrased_command_floor: float = -3.0
+    phrased_command_behind: float = 2.0
+    phrased_command_sure: float = 1.0
     # N-best pass: when the transcript is not a whole card message, the beam's other hypotheses (this
     # many, from a beam this wide: at 5 they are mostly the same words punctuated otherwise) are
     # understood, and the best one that is a whole message is taken when its mean token
