@@ -890,8 +890,8 @@ class PhrasedCommandPass:
 
     "What on in the bit 14 say?" is no template's match, but its words are near "what does E{exhibit}
     say", one of the ways the phrase grammar's tests say "read". The phrasings nearest the words heard
-    (`phrasings.nearest_phrasings`) have their slot filled (a number heard, else the 16 scored after the
-    words before it; a name scored the same way among the six's names and roles), and are scored
+    (`phrasings.nearest_phrasings`) have their slot filled (the number or name heard, else, for the
+    nearest, the 16 numbers scored after the words before it; a name must be heard), and are scored
     against the audio with the transcript's own words, all under the first pass's prompt, on the kept
     encoder output. The best is taken when it fits (`phrased_command_floor`), is no more than
     `phrased_command_behind` behind the transcript (Whisper's own output nearly always scores best)
@@ -917,16 +917,14 @@ class PhrasedCommandPass:
         nearest = nearest_phrasings(
             own, command_phrasings(), names, settings.phrased_command_candidates, settings.phrased_command_alike
         )
-        # A slot the words heard do not fill is scored on the audio for the nearest phrasing only (each
-        # such scoring is a batched decoder call; a name's is twelve paths).
+        # A number the words heard do not give is scored on the audio for the nearest phrasing only.
         texts: list[str] = []
         scored_slot = False
         for phrasing in nearest:
             text = self._filled(hearing, ears, phrasing, own, score_slot=not scored_slot)
             if text is None:
                 continue
-            heard_slot = heard_name(own, names) if "name" in phrasing.slots else heard_number(own)
-            scored_slot = scored_slot or (bool(phrasing.slots) and heard_slot is None)
+            scored_slot = scored_slot or (any(slot != "name" for slot in phrasing.slots) and heard_number(own) is None)
             if text not in texts:
                 texts.append(text)
         if not texts:
@@ -947,39 +945,33 @@ class PhrasedCommandPass:
         hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=found.needs_confirmation or unsure)
 
     def _filled(self, hearing: Hearing, ears: Ears, phrasing: CommandPhrasing, own: str, score_slot: bool) -> str | None:
-        """The phrasing as Whisper would write it, its slot filled from the words heard or the audio.
+        """The phrasing as Whisper would write it, its slot filled by the words heard or, for a number
+        and with `score_slot`, by the audio; None when the slot stays empty.
 
-        None when its slot is not heard in the words and `score_slot` is False."""
+        A name must be heard: scoring the six's names in place costs a decoder sequence each (with the
+        rest of the phrasing after it, or "Waits answers" put " Blamire" ahead of " Thwaite") and on
+        tune it found one command of 222. The sixteen numbers after the words before the slot are one
+        sequence (each number is one token), as the lost-citation pass scores them.
+        """
         said = phrasing.said
         if not phrasing.slots:
             return as_whisper_writes(said)
         slot = phrasing.slots[0]
-        start = said.index("{")
-        # Each candidate carries the rest of the phrasing: a name or number alone is scored on too
-        # little ("Waits answers" put " Blamire" alone ahead of " Thwaite").
-        written = as_whisper_writes(said)  # only its first letter and closing mark differ from `said`
-        head, rest = written[:start], written[written.index("}", start) + 1 :]
         if slot == "name":
             name = heard_name(own, frozenset(target.word.lower() for target in hearing.matcher.targets))
-            if name is not None:
-                return as_whisper_writes(said.format_map({slot: name}))
-            if not score_slot:
-                return None
-            names, _ = _name_candidates(hearing.matcher)
-            fills = tuple(name.strip() for name in names)
-            candidates = tuple(f" {fill}{rest}" for fill in fills)
-        else:
-            number = heard_number(own)
-            if number is not None and 1 <= int(number) <= (16 if slot == "exhibit" else 4):
-                return as_whisper_writes(said.format_map({slot: number}))
-            if not score_slot:
-                return None
-            glued = said[:start].endswith("e")  # "E{exhibit}": the number follows the E with no space
-            head = f"{head[:-1]}E" if glued else head
-            fills = tuple(str(n) for n in range(1, 17 if slot == "exhibit" else 5))
-            candidates = tuple(f"{'' if glued else ' '}{fill}{rest}" for fill in fills)
+            return None if name is None else as_whisper_writes(said.format_map({slot: name}))
+        number = heard_number(own)
+        if number is not None and 1 <= int(number) <= (16 if slot == "exhibit" else 4):
+            return as_whisper_writes(said.format_map({slot: number}))
+        if not score_slot:
+            return None
+        start = said.index("{")
+        head = as_whisper_writes(said)[:start]  # only its first letter and closing mark differ from `said`
+        glued = head.endswith("e")  # "E{exhibit}": the number follows the E with no space
+        head = f"{head[:-1]}E" if glued else head.rstrip()
+        fills = tuple(str(n) for n in range(1, 17 if slot == "exhibit" else 5))
         scores = ears.recognizer.score_continuations(
-            hearing.audio, head, candidates, initial_prompt=ears.vocabulary.prompt, keep_within=ears.settings.closed_set_margin
+            hearing.audio, head, tuple(f"{'' if glued else ' '}{fill}" for fill in fills), initial_prompt=ears.vocabulary.prompt
         )
         hearing.runs.append(PassRun(self.name, (), (scores,)))
         best = max(zip(scores.scores, fills, strict=True))[1]
