@@ -890,13 +890,13 @@ class PhrasedCommandPass:
 
     "What on in the bit 14 say?" is no template's match, but its words are near "what does E{exhibit}
     say", one of the ways the phrase grammar's tests say "read". The phrasings nearest the words heard
-    (`phrasings.nearest_phrasings`) have their slot filled (the number or name heard, else, for the
-    nearest, the 16 numbers scored after the words before it; a name must be heard), and are scored
-    against the audio with the transcript's own words, all under the first pass's prompt, on the kept
-    encoder output. The best is taken when it fits (`phrased_command_floor`), is no more than
-    `phrased_command_behind` behind the transcript (Whisper's own output nearly always scores best)
-    and is a whole card command; it is a repair, so a costly one is confirmed, and one further
-    behind than `phrased_command_sure` too.
+    (`phrasings.nearest_phrasings`) have their slot filled by the number or name heard (a phrasing
+    whose slot the words do not fill is dropped), and are scored against the audio with the
+    transcript's own words, all under the first pass's prompt, on the kept encoder output (one
+    batched decoder call). The best is taken when it fits (`phrased_command_floor`), is no more
+    than `phrased_command_behind` behind the transcript (Whisper's own output nearly always scores
+    best) and is a whole card command; it is a repair, so a costly one is confirmed, and one
+    further behind than `phrased_command_sure` too.
     """
 
     name: PassName = PassName.PHRASED_COMMAND
@@ -917,16 +917,7 @@ class PhrasedCommandPass:
         nearest = nearest_phrasings(
             own, command_phrasings(), names, settings.phrased_command_candidates, settings.phrased_command_alike
         )
-        # A number the words heard do not give is scored on the audio for the nearest phrasing only.
-        texts: list[str] = []
-        scored_slot = False
-        for phrasing in nearest:
-            text = self._filled(hearing, ears, phrasing, own, score_slot=not scored_slot)
-            if text is None:
-                continue
-            scored_slot = scored_slot or (any(slot != "name" for slot in phrasing.slots) and heard_number(own) is None)
-            if text not in texts:
-                texts.append(text)
+        texts = list(dict.fromkeys(text for phrasing in nearest if (text := self._filled(hearing, phrasing, own))))
         if not texts:
             return
         scores = ears.recognizer.score_continuations(
@@ -944,38 +935,25 @@ class PhrasedCommandPass:
         unsure = behind < -settings.phrased_command_sure
         hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=found.needs_confirmation or unsure)
 
-    def _filled(self, hearing: Hearing, ears: Ears, phrasing: CommandPhrasing, own: str, score_slot: bool) -> str | None:
-        """The phrasing as Whisper would write it, its slot filled by the words heard or, for a number
-        and with `score_slot`, by the audio; None when the slot stays empty.
+    def _filled(self, hearing: Hearing, phrasing: CommandPhrasing, own: str) -> str | None:
+        """The phrasing as Whisper would write it, its slot filled by the one number or name the words
+        heard have; None when they have none.
 
-        A name must be heard: scoring the six's names in place costs a decoder sequence each (with the
-        rest of the phrasing after it, or "Waits answers" put " Blamire" ahead of " Thwaite") and on
-        tune it found one command of 222. The sixteen numbers after the words before the slot are one
-        sequence (each number is one token), as the lost-citation pass scores them.
+        Scoring the slot's values in place costs a decoder call (and a name's, one sequence per name,
+        with the rest of the phrasing after it: alone, " Blamire" outscored " Thwaite" for "Waits
+        answers"); on tune it found no command the words did not already give.
         """
         said = phrasing.said
         if not phrasing.slots:
             return as_whisper_writes(said)
         slot = phrasing.slots[0]
         if slot == "name":
-            name = heard_name(own, frozenset(target.word.lower() for target in hearing.matcher.targets))
-            return None if name is None else as_whisper_writes(said.format_map({slot: name}))
-        number = heard_number(own)
-        if number is not None and 1 <= int(number) <= (16 if slot == "exhibit" else 4):
-            return as_whisper_writes(said.format_map({slot: number}))
-        if not score_slot:
-            return None
-        start = said.index("{")
-        head = as_whisper_writes(said)[:start]  # only its first letter and closing mark differ from `said`
-        glued = head.endswith("e")  # "E{exhibit}": the number follows the E with no space
-        head = f"{head[:-1]}E" if glued else head.rstrip()
-        fills = tuple(str(n) for n in range(1, 17 if slot == "exhibit" else 5))
-        scores = ears.recognizer.score_continuations(
-            hearing.audio, head, tuple(f"{'' if glued else ' '}{fill}" for fill in fills), initial_prompt=ears.vocabulary.prompt
-        )
-        hearing.runs.append(PassRun(self.name, (), (scores,)))
-        best = max(zip(scores.scores, fills, strict=True))[1]
-        return as_whisper_writes(said.format_map({slot: best}))
+            fill = heard_name(own, frozenset(target.word.lower() for target in hearing.matcher.targets))
+        else:
+            fill = heard_number(own)
+            if fill is not None and not 1 <= int(fill) <= (16 if slot == "exhibit" else 4):
+                fill = None
+        return None if fill is None else as_whisper_writes(said.format_map({slot: fill}))
 
 
 # --- The n-best pass --------------------------------------------------------------------------------
