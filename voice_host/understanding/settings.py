@@ -107,13 +107,14 @@ class UnderstandingSettings:
     # Host nothing. The phrase grammar's command phrasings nearest its words (at most this many, at
     # least this alike, rapidfuzz's 0-100 ratio: on tune the commands it found were 78-89 alike, table
     # talk's nearest never above 65, at 50 the pass ran on 38 of 140 tune table talk utterances for
-    # nothing) are scored against the audio; the best is taken when
-    # it fits (`phrased_command_floor`, a mean token log-probability) and is no more than
+    # nothing) are scored against the audio; the best is taken when it fits
+    # (`phrased_command_floor`, a mean token log-probability) and is no more than
     # `phrased_command_behind` behind the transcript's own words, and it is confirmed first when more
     # than `phrased_command_sure` behind (a costly one always is). On the tune commands the right
-    # phrasings were 0.6-1.9 behind; the nearest phrasings of 87 tune questions and table talk 3.3 or
-    # more. At `phrased_command_behind` a free command taken is never asked about: on tune the 1.0 of
-    # the first draft asked about right ones only (docs/benchmarks.md, "The phrased-command pass").
+    # phrasings were 0.7-1.9 behind, and none of 140 tune table talk utterances was taken. At
+    # `phrased_command_behind` a free command taken is never asked about: the first draft's 1.0 asked
+    # about 4 right and 3 wrong finds of the tune commands, all free, and the wrong ones were names
+    # scored in place, which the pass no longer does (docs/benchmarks.md, "The phrased-command pass").
     # 0 candidates turns the pass off.
     phrased_command_max_seconds: float = 4.0
     phrased_command_max_words: int = 8
