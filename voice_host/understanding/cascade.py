@@ -917,7 +917,7 @@ class PhrasedCommandPass:
         nearest = nearest_phrasings(
             own, command_phrasings(), names, settings.phrased_command_candidates, settings.phrased_command_alike
         )
-        texts = list(dict.fromkeys(text for phrasing in nearest if (text := self._filled(hearing, phrasing, own))))
+        texts = list(dict.fromkeys(text for phrasing in nearest if (text := self._filled(phrasing, own, names))))
         if not texts:
             return
         scores = ears.recognizer.score_continuations(
@@ -935,7 +935,7 @@ class PhrasedCommandPass:
         unsure = behind < -settings.phrased_command_sure
         hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=found.needs_confirmation or unsure)
 
-    def _filled(self, hearing: Hearing, phrasing: CommandPhrasing, own: str) -> str | None:
+    def _filled(self, phrasing: CommandPhrasing, own: str, names: frozenset[str]) -> str | None:
         """The phrasing as Whisper would write it, its slot filled by the one number or name the words
         heard have; None when they have none.
 
@@ -948,7 +948,7 @@ class PhrasedCommandPass:
             return as_whisper_writes(said)
         slot = phrasing.slots[0]
         if slot == "name":
-            fill = heard_name(own, frozenset(target.word.lower() for target in hearing.matcher.targets))
+            fill = heard_name(own, names)
         else:
             fill = heard_number(own)
             if fill is not None and not 1 <= int(fill) <= (16 if slot == "exhibit" else 4):

@@ -1,7 +1,7 @@
 """The ways a table words the card's free commands, as the phrase grammar's own test sentences say them.
 
 A command said in other words and heard wrong throughout ("What on in the bit 14 say?" for "What does
-exhibit 14 say?", "Waits answers, please." for "Thwaite's answers, please.") is no template's match,
+exhibit 14 say?", "Lead, slot at the next round." for "Let's go to the next round.") is no template's match,
 but it still looks like one of the ways people say a command. `nearest_phrasings` finds the phrasings
 whose words are closest to what was heard (rapidfuzz over the words, numbers and names as slots); the
 cascade's phrased-command pass then scores them against the audio. Text only: no audio here.
@@ -125,10 +125,8 @@ def command_phrasings() -> tuple[CommandPhrasing, ...]:
 def nearest_phrasings(
     heard: str, phrasings: tuple[CommandPhrasing, ...], names: frozenset[str], limit: int, at_least: float
 ) -> list[CommandPhrasing]:
-    """The phrasings whose words are nearest the heard words (rapidfuzz's ratio over `words_key`), best first.
-
-    At most `limit`, each at least `at_least` (0-100) alike; one per way of saying it.
-    """
+    """The phrasings whose words are nearest the heard words (rapidfuzz's ratio over `words_key`), best first:
+    at most `limit`, each at least `at_least` (0-100) alike."""
     key = words_key(heard, names)
     ranked = process.extract(key, [p.key for p in phrasings], scorer=fuzz.ratio, limit=limit, score_cutoff=at_least)
     return [phrasings[index] for _, _, index in ranked]
@@ -154,5 +152,5 @@ def as_whisper_writes(words: str) -> str:
     """
     words = re.sub(r"\be(\d+)", r"E\1", words.strip())
     first = re.findall(r"[\w']+", words.lower())[:1]
-    mark = "?" if first and (first[0] in QUESTION_WORDS or first[0] in ("can", "could", "would", "will", "shall")) else "."
+    mark = "?" if first and (first[0] in QUESTION_WORDS or first[0] == "shall") else "."
     return f"{words[:1].upper()}{words[1:]}{mark}"
