@@ -65,6 +65,7 @@ from engine.classify import ADDRESS_WORDS, QUESTION_WORDS
 from engine.grammar import IntentKind, phrases
 from engine.grammar import grammar as phrases_grammar
 from engine.messages import FORM_WORDS, Command, Message, MessageKind
+from engine.rules import EXHIBITS, ROUNDS
 from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher, SuspectNames
@@ -396,7 +397,7 @@ class ClosedSlot:
 
 
 def _exhibit_candidates() -> tuple[tuple[str, ...], tuple[int, ...]]:
-    numbers = range(1, 17)
+    numbers = range(1, EXHIBITS + 1)
     candidates = (*(f" E{n}" for n in numbers), *(f" exhibit {n}" for n in numbers))
     return candidates, (*numbers, *numbers)
 
@@ -610,7 +611,7 @@ def lost_citation_for(heard: Heard) -> LostCitation | None:
     if cue is None:
         return None
     after = text[cue.end() :]
-    numbers = tuple(range(1, 17))
+    numbers = tuple(range(1, EXHIBITS + 1))
     after_exhibit = tuple(f" {n}" for n in numbers)  # " 7": "exhibit" is already heard
     if not question:
         if not re.search(r"\w", after):
@@ -800,7 +801,7 @@ def whole_command_candidates() -> tuple[CommandCandidate, ...]:
     alone = [command for command in Command if command is not Command.READ]
     words = [*(command.value for command in alone), "repeat"]
     candidates = [CommandCandidate(f" {word[:1].upper()}{word[1:]}", word) for word in words]
-    candidates += [CommandCandidate(f" Read E{n}", f"read E{n}") for n in range(1, 17)]
+    candidates += [CommandCandidate(f" Read E{n}", f"read E{n}") for n in range(1, EXHIBITS + 1)]
     return tuple(candidates)
 
 
@@ -951,7 +952,7 @@ class PhrasedCommandPass:
             fill = heard_name(own, names)
         else:
             fill = heard_number(own)
-            if fill is not None and not 1 <= int(fill) <= (16 if slot == "exhibit" else 4):
+            if fill is not None and not 1 <= int(fill) <= (EXHIBITS if slot == "exhibit" else ROUNDS):
                 fill = None
         return None if fill is None else as_whisper_writes(said.format_map({slot: fill}))
 

@@ -95,7 +95,7 @@ def phrasings_of(source: Grammar) -> tuple[CommandPhrasing, ...]:
                 if match is None or match.intent.name != intent.name:
                     continue
                 said = _open_slots(sentence, dict(match.slots))
-            if said is None or said in seen:
+            if said is None:
                 continue
             # A name slot the grammar read wide ("let's hear {name}'s answers again") keeps only the name.
             if "{name}" in said and not re.search(r"(^|\s)\{name\}", said):
