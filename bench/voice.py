@@ -4,8 +4,10 @@ Every fixture of each split (audio_fixtures/fixtures.py: `tune` was tuned on, `t
 in each condition through the Host's pipeline (`HearPipeline`, exactly what `third-carol hear` runs)
 and, in the same run, a stock-Whisper baseline (faster-whisper base b5 on Whisper's 30 s window, no
 biasing, its transcript straight into the engine's classifier: exact NAMES, no repair, never a
-confirmation). One line per utterance goes to `--out` (JSON lines) as it is measured, so a long run
-can be watched, stopped and resumed (`--resume`); `--report FILE` prints the tables from such a file.
+confirmation). Each line is judged in the game a table says it in: a fresh game in round 1, or for an
+accusation a game brought to the accusation (round A, where the card names the accused by its own
+rule). One line per utterance goes to `--out` (JSON lines) as it is measured, so a long run can be
+watched, stopped and resumed (`--resume`); `--report FILE` prints the tables from such a file.
 
 Figures, per split and condition, for the Host and the baseline, then by voice family and by kind:
 - intent: kind, suspect, exhibits and command all as labelled ("repeat": the session's repeat rule);
@@ -37,7 +39,8 @@ if str(ROOT) not in sys.path:
 from audio_fixtures.corpus import Family, Split  # noqa: E402
 from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_fixtures, read_sample_list  # noqa: E402
 from audio_fixtures.voices import VOICE_BY_NAME  # noqa: E402
-from engine.messages import Message  # noqa: E402
+from engine.game import Game  # noqa: E402
+from engine.messages import Message, MessageKind  # noqa: E402
 from voice_host.ears.sound import Audio  # noqa: E402
 from voice_host.understanding.complete import message_complete, trails_off  # noqa: E402
 
@@ -124,7 +127,7 @@ def voice_family(fixture: Fixture) -> str:
 
 class Bench:
     def __init__(self, with_baseline: bool = True) -> None:
-        from voice_host.cli.hear import HearPipeline, fresh_game
+        from voice_host.cli.hear import HearPipeline, fresh_game, game_at_accusation
         from voice_host.ears.asr import RecognitionOptions, Recognizer
         from voice_host.loop.casefiles import load_bundled_case
         from voice_host.mouth.tts import Synthesizer
@@ -136,10 +139,17 @@ class Bench:
         self.synth = Synthesizer()
         self.synth.preload()
         self._fresh_game = fresh_game
+        self._game_at_accusation = game_at_accusation
 
-    def _reply_seconds(self, text: str) -> float | None:
-        """Engine reply plus piper's first sentence on a fresh game; None when nothing is said aloud."""
-        game = self._fresh_game(self.case)
+    def game_for(self, fixture: Fixture) -> Game:
+        """The game a line is said in: an accusation at the accusation, everything else in round 1."""
+        if fixture.kind == MessageKind.ACCUSATION.value:
+            return self._game_at_accusation(self.case)
+        return self._fresh_game(self.case)
+
+    def _reply_seconds(self, fixture: Fixture, text: str) -> float | None:
+        """Engine reply plus piper's first sentence on the line's game; None when nothing is said aloud."""
+        game = self.game_for(fixture)
         started = time.perf_counter()
         reply = game.handle(text)
         spoken = next(self.synth.stream(reply), None)
@@ -174,7 +184,7 @@ class Bench:
         elif got == REPEAT:
             reply = self._line_seconds("Say that again.")  # the last reply again: one piper sentence
         else:
-            reply = self._reply_seconds(text) if text and message is not None else None
+            reply = self._reply_seconds(fixture, text) if text and message is not None else None
         return Outcome(
             intent=list(got),
             right=right,
@@ -192,7 +202,7 @@ class Bench:
         )
 
     def host(self, fixture: Fixture, audio: Audio) -> Outcome:
-        result = self.pipeline.hear_audio(audio)
+        result = self.pipeline.hear_audio(audio, self.game_for(fixture))
         heard = result.heard
         recognised = result.recognised
         passes = [run.name.value for run in recognised.runs for _ in range(max(1, run.decodes + len(run.scores)))]
@@ -217,14 +227,14 @@ class Bench:
         speech = np.concatenate(pieces) if pieces else audio
         started, processor_started = time.perf_counter(), time.process_time()
         transcript = self.plain.transcribe(speech, initial_prompt="", hotwords=None)
-        game = self._fresh_game(self.case)
+        game = self.game_for(fixture)
         message = game.preview(transcript.text) if transcript.text else None
         seconds, processor_seconds = time.perf_counter() - started, time.process_time() - processor_started
         return self._outcome(fixture, message, transcript.text, False, seconds, transcript.text, processor_seconds, ["first"])
 
     def text_only(self, fixture: Fixture) -> Outcome:
         """The said words as a perfect transcript, through understanding (no audio, no timing)."""
-        game = self._fresh_game(self.case)
+        game = self.game_for(fixture)
         started = time.perf_counter()
         heard = self.pipeline.understander.understand(fixture.said, game)
         got = intent_of(heard.message, heard.text)

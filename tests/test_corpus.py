@@ -15,7 +15,7 @@ from audio_fixtures.fixtures import CORPUS_MANIFEST, Condition, load_fixtures, l
 from audio_fixtures.render import corpus_fixtures
 from audio_fixtures.voices import VOICE_BY_NAME, VOICES, VoiceFamily, voices
 from engine.messages import Command
-from voice_host.cli.hear import fresh_game
+from voice_host.cli.hear import fresh_game, game_at_accusation
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.loop.casefiles import load_bundled_case
 
@@ -99,6 +99,21 @@ def test_the_card_forms_are_labelled_as_the_engine_classifies_them() -> None:
         if got != (intent.kind, intent.suspect, intent.exhibits, intent.command):
             wrong.append(f"{line.said!r}: {got}")
     assert not wrong
+
+
+def test_an_accusation_is_judged_where_a_table_makes_it() -> None:
+    """The bench hears accusations at the accusation: round A's own rule names the accused there.
+
+    "Verdict" heard as "Vertic" (a tune room render): in round 1 nothing marks it as an accusation,
+    in round A a message naming one of the six and asking nothing is one (the card's ACCUSATION).
+    """
+    case = load_bundled_case()
+    heard = "Vertic, the companion, exhibits 3 and 12."
+    at_accusation = game_at_accusation(case)
+    assert at_accusation.state.in_accusation
+    accused = at_accusation.preview(heard)
+    assert (accused.kind.value, accused.suspect, accused.exhibits) == ("accusation", "marsden", (3, 12))
+    assert fresh_game(case).preview(heard).kind.value == "table_talk"
 
 
 def test_each_kind_is_in_both_splits() -> None:

@@ -3,7 +3,8 @@
 Each file goes through what the microphone's audio goes through: Silero VAD and the segmenter (the
 same `Listener.feed` the live loop uses, fed the file block by block), recognition with the chosen
 biasing passes, normalisation, the NAMES matcher and the engine's classifier — against a fresh game
-seated and in round 1, so every file is judged alone. Models load once for all the files.
+seated and in round 1 (or, with --at-accusation, brought to the accusation), so every file is judged
+alone. Models load once for all the files.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import numpy as np
 
 from engine.case import Case
 from engine.game import Game
+from engine.rules import ROUNDS
 from voice_host.ears.asr import RecognitionOptions, Recognizer
 from voice_host.ears.sound import BLOCK_SAMPLES, SAMPLE_RATE, Audio
 from voice_host.understanding.cascade import Biasing, Recognised, RecognitionPasses, Vocabulary
@@ -36,6 +38,21 @@ def fresh_game(case: Case) -> Game:
     game = Game(case)
     game.start()
     game.handle(", ".join(DIAGNOSTIC_SEATS))
+    return game
+
+
+def game_at_accusation(case: Case) -> Game:
+    """A seated game brought to the accusation (each round ended early with yes), where a table accuses.
+
+    Before round A an accusation is only told to wait, and the card names its accused by a rule of
+    round A alone (a message that names one of the six and asks nothing), so accusations are judged here.
+    """
+    game = fresh_game(case)
+    for _ in range(ROUNDS):
+        game.handle("next")
+        game.handle("yes")
+    if not game.state.in_accusation:
+        raise RuntimeError(f"{ROUNDS} rounds ended and no accusation: the card's round-end lines have changed")
     return game
 
 
@@ -122,11 +139,11 @@ class HearPipeline:
         recognised = self.passes.hear(speech, game, game.state.seats)
         return HeardFile(recognised.heard, recognised, recognised.seconds, len(pieces))
 
-    def hear_file(self, path: Path) -> HeardFile:
+    def hear_file(self, path: Path, game: Game | None = None) -> HeardFile:
         from faster_whisper.audio import decode_audio
 
         audio = np.asarray(decode_audio(str(path), sampling_rate=SAMPLE_RATE), dtype=np.float32)
-        return self.hear_audio(audio)
+        return self.hear_audio(audio, game)
 
 
 def _readable(file: str, row: dict[str, object]) -> str:
@@ -162,7 +179,8 @@ def run_hear(args: argparse.Namespace) -> int:
             status = 1
             continue
         try:
-            result = pipeline.hear_file(Path(path))
+            game = game_at_accusation(case) if getattr(args, "at_accusation", False) else fresh_game(case)
+            result = pipeline.hear_file(Path(path), game)
         except Exception as error:  # one unreadable file must not stop the rest
             log.exception("could not hear %s", file)
             print(f"third-carol hear: {file}: {error}", file=sys.stderr)

@@ -87,6 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
     hear = sub.add_parser("hear", help="run the speech pipeline on WAV files and show what each was taken as")
     hear.add_argument("files", nargs="+", type=Path, help="16 kHz mono WAV files")
     hear.add_argument("--json", action="store_true", help="one JSON object a line")
+    hear.add_argument(
+        "--at-accusation",
+        action="store_true",
+        help="judge each file in a game brought to the accusation, where a table accuses (default: round 1)",
+    )
     _add_case_options(hear, argparse.SUPPRESS)
     _add_verbose_option(hear, argparse.SUPPRESS)
 
