@@ -156,7 +156,9 @@ _SEARCH = re.compile(
 )
 _SEARCH_ANYWHERE = re.compile(r"\b(?:search|examine|inspect)\b", re.IGNORECASE)
 _RULES_HINT = re.compile(r"\?|^(?:how|what|can|when|do|does|is|are|where|explain|rules?|remind)\b", re.IGNORECASE)
-_ACCUSE_FORM = re.compile(
+# How an accusation opens (THE ACCUSATION rule 1's labels and filler); the voice host reads an
+# exhibit list after it leniently.
+ACCUSE_FORM = re.compile(
     r"^(?:(?:we|i)\s+(?:accuse|think it was|think it's|say it was|believe it was|name)|accus(?:e|ation)\b|verdict\b|"
     r"final answer\b|the (?:killer|murderer|culprit) (?:is|was)\b|it was\b|it's\b)",
     re.IGNORECASE,
@@ -534,7 +536,7 @@ class Classifier:
     def _is_accusation_form(self, text: str) -> bool:
         if not self.names.mentions(text) and not self.names.redirects(text):
             return False
-        if _ACCUSE_FORM.match(text):
+        if ACCUSE_FORM.match(text):
             return True
         first = self.names.mentions(text)
         return bool(first) and first[0].start == 0 and bool(_DID_IT.search(text) or self._did_it_to_victim.search(text))

@@ -110,6 +110,9 @@ def test_whisper_punctuation_and_quotes_are_tidied() -> None:
         ("Confront Keld with E30.", "Confront Keld with E13."),
         ("read the 60", "read E16"),
         ("We accuse him of C5, C11, C14.", "We accuse him of E5, E11, E14."),
+        # The engine's other accusation openings (a tune kitchen render: "E7" written "C7").
+        ("It was the agent, E3, C7, E8, or E12.", "It was the agent, E3, E7, E8, or E12."),
+        ("Verdict: the butler, P6 and C3", "Verdict: the butler, E6 and E3"),
         ("Confront Keld with 7.", "Confront Keld with E7."),
         ("Confront Keld with 3 and 9", "Confront Keld with E3 and E9"),
         ("Read 12.", "Read E12."),

@@ -16,6 +16,7 @@ from rapidfuzz import fuzz
 from text_to_num import alpha2digit
 
 from engine.case import NUMBER_WORDS
+from engine.classify import ACCUSE_FORM
 from engine.grammar import IntentKind, grammar, phrases
 from engine.messages import Command
 from engine.rules import EXHIBITS
@@ -298,9 +299,11 @@ def read_exhibits_leniently(text: str, weights: RepairWeights = DEFAULT_SETTINGS
         text, pos = _read_slot(text, opener.end(), corrections, weights.exhibit)
         pos = max(pos, opener.end())
     # An accusation lists its exhibits after the name, whatever the name was heard as.
-    accusation = re.match(r"^\W*(?:we\s+|i\s+)?accuse\b", text, re.IGNORECASE)
+    # "Verdict:", "It was", "The killer is", "We accuse": the engine's own accusation openings.
+    lead = len(text) - len(re.sub(r"^\W+", "", text))
+    accusation = ACCUSE_FORM.match(text[lead:])
     if accusation:
-        pos = accusation.end()
+        pos = lead + accusation.end()
         while True:
             token = re.compile(rf"\b(?:{_LETTER_LIKE_E})[\s-]?\d{{1,2}}\b", re.IGNORECASE).search(text, pos)
             if token is None:
