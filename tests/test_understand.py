@@ -999,6 +999,12 @@ def test_a_command_in_other_words_heard_wrong_is_its_nearest_phrasing(case: Case
     assert not heard.needs_confirmation  # a free command close behind what Whisper wrote
 
 
+def test_a_number_heard_as_a_word_fills_the_phrasing(case: Case, game: Game) -> None:
+    said = "What on in the bit fourteen say?"  # Whisper writes numbers as words too
+    heard, _ = _phrased(case, game, said, {" What does exhibit 14 say?": -1.5, f" {said}": -0.9})
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (14,)
+
+
 def test_a_phrasing_far_behind_the_words_heard_is_not_taken(case: Case, game: Game) -> None:
     heard, _ = _phrased(case, game, MISHEARD_READ, {" What does exhibit 14 say?": -2.4, f" {MISHEARD_READ}": -0.9})
     assert heard.message is not None and heard.message.command is Command.READ

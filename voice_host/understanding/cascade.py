@@ -69,7 +69,7 @@ from engine.rules import EXHIBITS, ROUNDS
 from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher, SuspectNames
-from voice_host.understanding.normalise import Correction, CorrectionKind, strip_openers
+from voice_host.understanding.normalise import Correction, CorrectionKind, normalise, strip_openers
 from voice_host.understanding.phrasings import (
     CommandPhrasing,
     as_whisper_writes,
@@ -914,11 +914,13 @@ class PhrasedCommandPass:
     def run(self, hearing: Hearing, ears: Ears) -> None:
         settings = ears.settings
         own = hearing.first_transcript.raw_text.strip()
+        # Numbers as the normaliser reads them ("exhibit seven" is exhibit 7), the words as heard.
+        numbered = normalise(own)
         names = frozenset(target.word.lower() for target in hearing.matcher.targets)
         nearest = nearest_phrasings(
-            own, command_phrasings(), names, settings.phrased_command_candidates, settings.phrased_command_alike
+            numbered, command_phrasings(), names, settings.phrased_command_candidates, settings.phrased_command_alike
         )
-        texts = list(dict.fromkeys(text for phrasing in nearest if (text := self._filled(phrasing, own, names))))
+        texts = list(dict.fromkeys(text for phrasing in nearest if (text := self._filled(phrasing, numbered, names))))
         if not texts:
             return
         scores = ears.recognizer.score_continuations(
