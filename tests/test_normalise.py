@@ -108,6 +108,8 @@ def test_whisper_punctuation_and_quotes_are_tidied() -> None:
         ("We accuse Abel: 3D7, P6 and C3", "We accuse Abel: E7, E6 and E3"),
         ("exhibits A7 and he 6", "exhibits E7 and E6"),
         ("Confront Keld with E30.", "Confront Keld with E13."),
+        ("Marsden, explain E30.", "Marsden, explain E13."),  # no exhibit 30, in a slot or not
+        ("We accuse Keld: exhibits E2, E6 and 40", "We accuse Keld: exhibits E2, E6 and E14"),
         ("read the 60", "read E16"),
         ("We accuse him of C5, C11, C14.", "We accuse him of E5, E11, E14."),
         # The engine's other accusation openings (a tune kitchen render: "E7" written "C7").

@@ -249,7 +249,7 @@ def _read_slot(text: str, start: int, corrections: list[Correction], weight: flo
             text = text[:pos] + corrected + text[pos + run.end() :]
             pos += len(corrected)
         elif match:
-            number = int(number_text)
+            number = _TEEN_FOR_TY.get(int(number_text), int(number_text))  # "exhibits 2, 6 and 40": 14
             if not 1 <= number <= EXHIBITS:
                 break
             corrected = f"E{number}"
@@ -277,6 +277,15 @@ def _split_run(digits: str) -> list[int] | None:
         shortest = min((len(way) for way in ways[end]), default=0)
         ways[end] = [way for way in ways[end] if len(way) == shortest]
     return ways[-1][0] if len(ways[-1]) == 1 else None
+
+
+_TY_CITATION = re.compile(r"\bE(" + "|".join(str(ty) for ty in _TEEN_FOR_TY) + r")\b(?![.:]\d)")
+
+
+def _teen_citation(match: re.Match[str], corrections: list[Correction], weight: float) -> str:
+    corrected = f"E{_TEEN_FOR_TY[int(match.group(1))]}"
+    corrections.append(Correction(CorrectionKind.EXHIBIT, match.group(0), corrected, weight))
+    return corrected
 
 
 def read_exhibits_leniently(text: str, weights: RepairWeights = DEFAULT_SETTINGS.repairs) -> Normalised:
@@ -310,6 +319,9 @@ def read_exhibits_leniently(text: str, weights: RepairWeights = DEFAULT_SETTINGS
                 break
             text, end = _read_slot(text, token.start(), corrections, weights.exhibit)
             pos = max(end, token.end())
+    # "E30" anywhere ("Marsden, explain E30."): no exhibit has it, and "thirteen" heard as "thirty" is
+    # the one reading that cites one (the slots' own rule).
+    text = _TY_CITATION.sub(lambda match: _teen_citation(match, corrections, weights.exhibit), text)
     if corrections:
         text = re.sub(r"\bexhibit\s+(E\d{1,2})\b", r"\1", text, flags=re.IGNORECASE)
     return Normalised(text, tuple(corrections))
