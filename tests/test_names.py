@@ -66,6 +66,9 @@ def matcher() -> NamesMatcher:
         ("With, use Abel Thwaite, E3, E7.", "We accuse Abel Thwaite, E3, E7."),
         ("Reacuse Julius Ormerod, E4, E10.", "We accuse Julius Ormerod, E4, E10."),
         ("Acuse the heir with exhibits E3.", "We accuse the heir with exhibits E3."),  # the verb misspelt, a name after it
+        # A role of several words with one word off (tune room renders), at the start or the end.
+        ("Men of business, what did you hear?", "Man of business, what did you hear?"),
+        ("Where were you at 10, men of business?", "Where were you at 10, man of business?"),
     ],
 )
 def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard: str, expected: str) -> None:
@@ -106,12 +109,31 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "Francis Keld's answers, please.",
         "Julius Ormerod's answers, please.",
         "It's Julius Ormerod, exhibits 1, 6, 11 and 14.",
+        "What a lot of business, Martha.",  # no "you": not a question to her
+        "The kettle is on, Martha.",
     ],
 )
 def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) -> None:
     result = matcher.correct(text)
     assert result.text == text
     assert result.corrections == ()
+
+
+@pytest.mark.parametrize(
+    ("heard", "expected"),
+    [
+        ("Where were you at 10, man of business.", "Where were you at 10, man of business?"),
+        ("What did you hear, Ruddock.", "What did you hear, Ruddock?"),
+        ("When did you see her, the butler", "When did you see her, the butler?"),
+    ],
+)
+def test_a_question_said_aloud_ends_on_the_name_it_is_put_to(matcher: NamesMatcher, heard: str, expected: str) -> None:
+    """Whisper's marks are a guess: a question word, "you", and a name last make it "..., NAME?"."""
+    assert matcher.correct(heard).text == expected
+
+
+def test_a_statement_ending_on_a_name_stays_a_statement(matcher: NamesMatcher) -> None:
+    assert matcher.correct("I think you were there, Martha.").text == "I think you were there, Martha."
 
 
 def test_seat_names_are_never_corrected(matcher: NamesMatcher) -> None:

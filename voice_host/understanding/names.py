@@ -277,7 +277,17 @@ class NamesMatcher:
         return Normalised("".join(pieces), tuple(corrections))
 
     def _repair_trailing_name(self, text: str, corrections: list[Correction]) -> str:
-        """ "Who did you see? Phoebe." -> "Who did you see, Phoebe?": whisper ends the question early."""
+        """ "Who did you see? Phoebe." -> "Who did you see, Phoebe?": whisper ends the question early.
+
+        And a question said aloud has no mark Whisper can hear: "Where were you at 10, man of
+        business." opens with a question word, says you and ends on a name, so it ends "NAME?"
+        (docs/rulings.md).
+        """
+        unmarked = re.search(r",\s*((?:the\s+)?[A-Za-z']+(?:\s+[A-Za-z']+){0,2})\s*[.!]?\s*$", text)
+        if unmarked and not text.rstrip().endswith("?") and self._asks_someone(text[: unmarked.start()]):
+            named = re.sub(r"^the\s+", "", unmarked.group(1).lower())
+            if named in self._aliases:
+                return f"{text[: unmarked.end(1)]}?"
         match = re.search(r"\?\s+([A-Za-z']+)\s*[.!?]?\s*$", text)
         if not match or not _YOU.search(text[: match.start()]):
             return text
@@ -293,6 +303,32 @@ class NamesMatcher:
             name = found[0].word
             corrections.append(Correction(CorrectionKind.NAME, word, name, round(found[1], 3)))
         return f"{text[: match.start()]}, {name}?"
+
+    @staticmethod
+    def _asks_someone(text: str) -> bool:
+        """Words that open with a question word and say you: a question, whatever Whisper's marks."""
+        first = re.findall(r"[A-Za-z']+", text.lower())[:1]
+        return bool(first) and first[0] in QUESTION_WORDS and bool(_YOU.search(text))
+
+    def _repair_role_phrase(self, text: str, corrections: list[Correction]) -> str:
+        """A role of several words heard with one word off, at the start or the end: "Men of business, what
+        did you hear?" -> "Man of business, ..."; the other words must be heard exactly."""
+        for alias in (alias for alias in self._aliases if " " in alias):
+            size = len(alias.split())
+            words = r"[A-Za-z']+" + r"\s+[A-Za-z']+" * (size - 1)
+            for place in (rf"^\W*({words})\b", rf",\s*(?:the\s+)?({words})\W*$"):
+                found = re.search(place, text)
+                if found is None:
+                    continue
+                heard = found.group(1)
+                pairs = list(zip(heard.lower().split(), alias.split(), strict=True))
+                differ = [(said, meant) for said, meant in pairs if said != meant]
+                if len(differ) != 1 or name_similarity(*differ[0]) < self.thresholds.role:
+                    continue
+                meant = alias if heard[:1].islower() else alias[:1].upper() + alias[1:]
+                corrections.append(Correction(CorrectionKind.NAME, heard, meant, round(name_similarity(*differ[0]), 3)))
+                text = text[: found.start(1)] + meant + text[found.end(1) :]
+        return text
 
     def _repair_leading_full_name(self, text: str, corrections: list[Correction]) -> str:
         """ "Able to wait, where ..." / "Dole Blamire, ..." -> the full name, when a comma follows."""
@@ -352,6 +388,7 @@ class NamesMatcher:
     def _repair_address(self, text: str) -> tuple[str, list[Correction]]:
         """The card's openings misheard: "As Keld, ..." -> "Ask Keld", "Confirm Keld with" -> "Confront"."""
         corrections: list[Correction] = []
+        text = self._repair_role_phrase(text, corrections)
         text = self._repair_trailing_name(text, corrections)
         # Before the leading full name, which would take "Reacuse Julius Ormerod" for a name.
         # "With, use Abel Thwaite, E3", "I will use Abel ...", "Acuse the heir ...": We accuse, when a name follows.
