@@ -69,6 +69,9 @@ def matcher() -> NamesMatcher:
         # A role of several words with one word off (tune room renders), at the start or the end.
         ("Men of business, what did you hear?", "Man of business, what did you hear?"),
         ("Where were you at 10, men of business?", "Where were you at 10, man of business?"),
+        # A role said as the address, with a question or an exhibit after it.
+        ("Vicker, explain E7.", "Vicar, explain E7."),
+        ("Lawyers, where were you at ten?", "Lawyer, where were you at ten?"),
     ],
 )
 def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard: str, expected: str) -> None:
@@ -111,6 +114,7 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "It's Julius Ormerod, exhibits 1, 6, 11 and 14.",
         "What a lot of business, Martha.",  # no "you": not a question to her
         "The kettle is on, Martha.",
+        "Here, hold this.",  # a word like a role opening no question
     ],
 )
 def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) -> None:
@@ -130,6 +134,13 @@ def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) ->
 def test_a_question_said_aloud_ends_on_the_name_it_is_put_to(matcher: NamesMatcher, heard: str, expected: str) -> None:
     """Whisper's marks are a guess: a question word, "you", and a name last make it "..., NAME?"."""
     assert matcher.correct(heard).text == expected
+
+
+def test_a_role_heard_as_the_address_is_always_asked_about(matcher: NamesMatcher) -> None:
+    """ "Here, you ..." sounds like "Heir, you ...": the repair's weight is low enough to confirm a question."""
+    result = matcher.correct("Here, your story has changed.")
+    assert result.text == "Heir, your story has changed."
+    assert [c.score for c in result.corrections] == [matcher.weights.address_role]
 
 
 def test_a_statement_ending_on_a_name_stays_a_statement(matcher: NamesMatcher) -> None:

@@ -396,10 +396,10 @@ def test_the_check_names_closed_set_takes_its_margin_and_floor_from_the_settings
 
 
 def test_a_name_the_matcher_made_of_the_unprompted_words_is_left_to_the_closed_set(case: Case, game: Game) -> None:
-    """Unprompted "Parsons", which the matcher puts right as Marsden: a guess, not Whisper naming her."""
+    """Unprompted "Marston", which the matcher puts right as Marsden: a guess, not Whisper naming her."""
     recognizer = ScriptedRecognizer(
         "Parson, what did you do with the snow shovel?",
-        "Parsons, what did you do with the snow shovel?",
+        "Marston, what did you do with the snow shovel?",
         fits={" Parson": -1.3, " Marsden": -6.0},
     )
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)

@@ -78,6 +78,7 @@ _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 _TRIGGERS_ANYWHERE = frozenset({"ask", "confront", "accuse", "answers", *SPOKEN_TITLES})
 _TRIGGER_PHRASES_AT_START = (("to",), ("question", "for"), ("it", "was"), ("the", "killer", "is"))
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*|@")
+_CITATION = re.compile(r"\bE\d{1,2}\b")
 
 # How whisper mishears the card's openings when a name follows.
 _ASK_SOUNDALIKES = frozenset({"as", "asked", "asks", "osk", "ast", "oz", "us", "aske", "assk", "oscar", "past"})
@@ -250,6 +251,16 @@ class NamesMatcher:
                 # After a given name, only that suspect's other names fit ("Abel weight" -> Abel Thwaite).
                 found = self.best(token.text, only=follows if not in_slot else None)
                 spanned = found + (1,) if found is not None else None
+                addressed = self._addressed_role(text, tokens, index, slots) if in_slot else None
+                if addressed is not None and (found is None or addressed[1] > found[1]):
+                    # "Vicker, explain E7.": a role said as the address. Often an ordinary word ("Here,
+                    # you ..."), so always asked about before a question is spent.
+                    target, score = addressed
+                    meant = target.word.capitalize() if token.text[:1].isupper() else target.word
+                    replacements[index] = (1, meant)
+                    skip_to = index + 1
+                    corrections.append(Correction(CorrectionKind.NAME, token.text, meant, self.weights.address_role))
+                    continue
                 if in_slot:
                     wider = self._best_span(tokens, index)
                     if wider is not None and (spanned is None or wider[1] > spanned[1] + self.thresholds.span_margin):
@@ -303,6 +314,23 @@ class NamesMatcher:
             name = found[0].word
             corrections.append(Correction(CorrectionKind.NAME, word, name, round(found[1], 3)))
         return f"{text[: match.start()]}, {name}?"
+
+    def _addressed_role(
+        self, text: str, tokens: Sequence[_Token], index: int, slots: set[int]
+    ) -> tuple[NameTarget, float] | None:
+        """The role a word opening a question to someone sounds like ("Vicker, ..." -> vicar), or None.
+
+        Only the message's first name slot, with a comma, colon or dash after it and then a question
+        word, you or your, or an exhibit; the role must be as alike as a role after "the" must be."""
+        if index != min(slots) or index + 1 >= len(tokens):
+            return None
+        if not any(mark in text[tokens[index].end : tokens[index + 1].start] for mark in ",:-"):
+            return None
+        rest = text[tokens[index].end :]
+        if not (tokens[index + 1].text.lower() in QUESTION_WORDS or _YOU.search(rest) or _CITATION.search(rest)):
+            return None
+        found = self.best(tokens[index].text, targets=self._roles)
+        return found if found is not None and found[1] >= self.thresholds.role else None
 
     @staticmethod
     def _asks_someone(text: str) -> bool:

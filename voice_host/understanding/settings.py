@@ -24,6 +24,7 @@ class RepairWeights:
     misheard_answers: float = 0.8  # "answer's Keld" -> "answers Keld"
     command_soundalike: float = 0.75  # "nest" -> "next"
     misheard_opening: float = 0.7  # "As Keld" -> "Ask Keld", "Confirm" -> "Confront", "With use" -> "We accuse"
+    address_role: float = 0.6  # a role heard as the address ("Vicker, explain E7." -> Vicar): always confirmed
     slot: float = 0.8  # a suspect heard only by the slot pass
     repeat: float = 0.6  # "Yes, yes." said twice: as likely Whisper looping as a keen table
     focus: float = 0.6  # only the nearest voice's words kept (focus and near-voice passes)
