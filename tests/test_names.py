@@ -72,6 +72,8 @@ def matcher() -> NamesMatcher:
         # A role said as the address, with a question or an exhibit after it.
         ("Vicker, explain E7.", "Vicar, explain E7."),
         ("Lawyers, where were you at ten?", "Lawyer, where were you at ten?"),
+        # "NAME's answers" with the possessive run into a misheard name (a tune piper render).
+        ("Waits answers, please.", "Thwaite's answers, please."),
     ],
 )
 def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard: str, expected: str) -> None:
@@ -115,6 +117,7 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "What a lot of business, Martha.",  # no "you": not a question to her
         "The kettle is on, Martha.",
         "Here, hold this.",  # a word like a role opening no question
+        "The waits answers were odd.",
     ],
 )
 def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) -> None:

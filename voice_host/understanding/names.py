@@ -79,6 +79,7 @@ _TRIGGERS_ANYWHERE = frozenset({"ask", "confront", "accuse", "answers", *SPOKEN_
 _TRIGGER_PHRASES_AT_START = (("to",), ("question", "for"), ("it", "was"), ("the", "killer", "is"))
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*|@")
 _CITATION = re.compile(r"\bE\d{1,2}\b")
+_ANSWERS = ("answers", "answer")
 
 # How whisper mishears the card's openings when a name follows.
 _ASK_SOUNDALIKES = frozenset({"as", "asked", "asks", "osk", "ast", "oz", "us", "aske", "assk", "oscar", "past"})
@@ -228,6 +229,9 @@ class NamesMatcher:
                 continue
             follows = after_given.get(index)
             in_slot = index in slots
+            # "Waits answers": the name is the word without its possessive s, and keeps it.
+            owner = index + 1 < len(tokens) and tokens[index + 1].text.lower() in _ANSWERS
+            possessive = in_slot and owner and lowered.endswith("s") and len(lowered) > 3
             if not in_slot and follows is None:
                 continue
             if lowered == "the" and in_slot and index + 1 < len(tokens):
@@ -248,8 +252,9 @@ class NamesMatcher:
                     continue
                 target, score, span = spanned
             else:
+                heard_word = re.sub(r"'?s$", "", token.text) if possessive else token.text
                 # After a given name, only that suspect's other names fit ("Abel weight" -> Abel Thwaite).
-                found = self.best(token.text, only=follows if not in_slot else None)
+                found = self.best(heard_word, only=follows if not in_slot else None)
                 spanned = found + (1,) if found is not None else None
                 addressed = self._addressed_role(text, tokens, index, slots) if in_slot else None
                 if addressed is not None and (found is None or addressed[1] > found[1]):
@@ -269,7 +274,7 @@ class NamesMatcher:
                 if spanned is None or spanned[1] < threshold:
                     continue
                 target, score, span = spanned
-            replacements[index] = (span, target.word)
+            replacements[index] = (span, f"{target.word}'s" if possessive and span == 1 else target.word)
             skip_to = index + span
             if target.given:
                 after_given[index + span] = target.suspect
@@ -487,6 +492,8 @@ class NamesMatcher:
                 slots.add(first)
             elif follower in QUESTION_WORDS and says_you:
                 slots.add(first)
+            elif follower in _ANSWERS and lowered[first].endswith("s"):
+                slots.add(first)  # "Waits answers, please.": NAME's answers, the possessive run in
         # A name alone would be "What do you ask?"; a lone misheard word is left alone.
         for phrase in _TRIGGER_PHRASES_AT_START:
             if tuple(lowered[first : first + len(phrase)]) == phrase and first + len(phrase) < len(tokens):
