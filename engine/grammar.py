@@ -300,6 +300,7 @@ class Grammar:
         self._question_openings = [self._span(t) for t in self.requests.question_openings]
         self._anywhere = [self._span(t, anywhere=True) for t in self.requests.anywhere]
         self._asking = [self._span(t) for t in self.asking.openings]
+        self._part_patterns: dict[str, re.Pattern[str]] = {}  # `part_words`' patterns, made when first asked
         self._objects: list[_Compiled] = []
         for intent in intents:
             for template in intent.objects:
@@ -366,6 +367,15 @@ class Grammar:
             if hit is not None and hit.end() < len(said):
                 longest = max(longest, len(hit.group().split()))
         return longest
+
+    def part_words(self, part: str, text: str) -> int:
+        """How many of `text`'s first words the phrase part `<part>` says ("we'd like to" for <let_us>),
+        when more words follow, or 0."""
+        if part not in self._part_patterns:
+            self._part_patterns[part] = self._span(f"<{part}>")
+        said = " ".join(words(text)) + " "
+        hit = self._part_patterns[part].match(said)
+        return len(hit.group().split()) if hit is not None and hit.end() < len(said) else 0
 
     def _objects_in(self, said: str) -> Iterator[RequestMatch]:
         starts = [0] + [i + 1 for i, c in enumerate(said[:-1]) if c == " "]

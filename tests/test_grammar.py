@@ -159,3 +159,10 @@ def test_a_question_asked_for_in_other_words_costs_a_question_to_that_suspect() 
     message = _hollin_fold_game().preview("Could you ask Thwaite where he was at ten?")
     assert message.kind is MessageKind.QUESTION and message.suspect == "thwaite"
     assert _hollin_fold_game().preview("Hey Abel, did you see anyone go below stairs?").suspect == "thwaite"
+
+
+def test_a_part_says_the_first_words_it_matches() -> None:
+    assert grammar().part_words("let_us", "We'd like to confront Keld with E3") == 3
+    assert grammar().part_words("let_us", "Let's confront Keld") == 1
+    assert grammar().part_words("let_us", "Confront Keld with E3") == 0
+    assert grammar().part_words("let_us", "We'd like to") == 0  # nothing follows

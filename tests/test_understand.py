@@ -662,6 +662,16 @@ def test_a_confrontation_the_closed_set_filled_is_confirmed(case: Case, round_tw
     assert heard.needs_confirmation  # the number came from the closed set, not the transcript
 
 
+def test_a_confrontation_asked_for_in_other_words_has_its_exhibit_scored_after_them(case: Case, round_two: Game) -> None:
+    said = "We'd like to confront Phoebe with the iron."  # table talk to the classifier: no exhibit in it
+    recognizer = ScriptedRecognizer(said, "", fits={" Phoebe": -0.5, " E7": -1.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert recognizer.calls[1:3] == ["closed set: We'd like to confront", "closed set: We'd like to confront Phoebe with"]
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "marsden" and heard.message.exhibits == (7,)
+    assert heard.needs_confirmation
+
+
 @pytest.mark.parametrize(
     "fits",
     [

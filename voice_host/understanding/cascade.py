@@ -412,7 +412,8 @@ def closed_slot_for(heard: Heard, matcher: NamesMatcher) -> ClosedSlot | None:
     """The empty slot of a command the transcript looks like, or None.
 
     Only these qualify, each opening the message: "read …" without an exhibit, "confront SUSPECT
-    with …" without one, "confront …" or "answers …" without a suspect. The transcript decides
+    with …" without one, "confront …" (either after the grammar's "we'd like to", "let's", ...) or
+    "answers …" without a suspect. The transcript decides
     what the message is; the closed set only fills its argument. A slot the transcript filled is
     left as heard: on the tune fixtures the closed set's own choice there was never better and
     sometimes worse (a teen heard as E3 for E13 in the party).
@@ -424,18 +425,21 @@ def closed_slot_for(heard: Heard, matcher: NamesMatcher) -> ClosedSlot | None:
     read = _READ.match(body)
     if read and _said_after(body, read.end()) and not fills(message, Slot.EXHIBIT):
         return ClosedSlot(Slot.EXHIBIT, "Read", *_exhibit_candidates())
-    confront = _CONFRONT_WITH.match(body)
+    # "We'd like to confront Phoebe Marsden with the iron.": the grammar's ways of asking to do a thing
+    # (<let_us>) may open a confrontation; they stay in the words its slot is scored after. ("Shall we
+    # read it again?" is table talk: a read must open the message.)
+    asked = _after_words(body, phrases_grammar().part_words("let_us", body))
+    confront = _CONFRONT_WITH.match(body, asked)
     if confront and _said_after(body, confront.end()) and message.suspect and not fills(message, Slot.EXHIBIT):
-        said = confront.group(1)
-        return ClosedSlot(Slot.EXHIBIT, f"{said[0].upper()}{said[1:]}", *_exhibit_candidates())
+        return ClosedSlot(Slot.EXHIBIT, _capitalised(body[: confront.end()]), *_exhibit_candidates())
     # Any other "Confront" opening a message that is not a whole confrontation: the suspect, or the
     # exhibit with no "with" after the suspect to continue from, or both were lost. The suspect is
     # found first (when lost), then the exhibit after it: one small batched pass per lost slot, each
     # scoring only that slot's candidates (all sixteen exhibits with all six suspects at once is
     # 24 decoder sequences, not one or two: tens of seconds on two loaded cores).
-    opening = _CONFRONT.match(body)
+    opening = _CONFRONT.match(body, asked)
     if opening and _said_after(body, opening.end()) and not fills(message, Slot.CONFRONTATION):
-        return ClosedSlot(Slot.CONFRONTATION, "Confront", *_name_candidates(matcher))
+        return ClosedSlot(Slot.CONFRONTATION, _capitalised(body[: opening.end()]), *_name_candidates(matcher))
     answers = _ANSWERS.match(body)
     if answers and _said_after(body, answers.end()) and not fills(message, Slot.SUSPECT):
         return ClosedSlot(Slot.SUSPECT, "Answers", *_name_candidates(matcher))
@@ -444,6 +448,18 @@ def closed_slot_for(heard: Heard, matcher: NamesMatcher) -> ClosedSlot | None:
     if ask and ask.group(2).split()[0].lower() not in _NOT_ADDRESSEES and not fills(message, Slot.ADDRESSEE):
         return ClosedSlot(Slot.ADDRESSEE, "Ask", *_name_candidates(matcher))
     return None
+
+
+def _after_words(text: str, count: int) -> int:
+    """Where `text`'s first `count` words and the marks after them end (0 for none)."""
+    if count == 0:
+        return 0
+    found = re.match(rf"\W*(?:[\w']+\W*){{{count}}}", text)
+    return found.end() if found else 0
+
+
+def _capitalised(said: str) -> str:
+    return f"{said[:1].upper()}{said[1:]}"
 
 
 def _said_after(body: str, end: int) -> bool:
