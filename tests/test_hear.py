@@ -130,3 +130,22 @@ def test_a_missing_file_is_reported_and_the_rest_still_heard(tmp_path: Path, fix
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [row["file"] for row in rows] == [str(good)]
     assert rows[0]["command"] == "next"
+
+
+@pytest.mark.speech  # `hear` loads the models in its own process
+def test_at_the_accusation_a_message_naming_one_of_the_six_is_an_accusation(
+    tmp_path: Path, fixtures: dict[str, Fixture]
+) -> None:
+    """`--at-accusation` judges in round A, whose rule makes "Confront Phoebe with E3." an accusation."""
+    path = tmp_path / "confront.wav"
+    write_wav(path, FixtureAudio(list(fixtures.values())).clean("u089"))  # Confront Phoebe with E3.
+    result = subprocess.run(
+        [sys.executable, "-m", "voice_host.cli.main", "hear", "--json", "--at-accusation", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    (row,) = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    assert (row["kind"], row["suspect"], row["exhibits"]) == ("accusation", FULL_NAMES["marsden"], [3])
