@@ -66,6 +66,7 @@ from engine.grammar import IntentKind, phrases
 from engine.grammar import grammar as phrases_grammar
 from engine.messages import FORM_WORDS, Command, Message, MessageKind
 from engine.rules import EXHIBITS, ROUNDS
+from engine.text import after_words
 from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher, SuspectNames
@@ -428,7 +429,7 @@ def closed_slot_for(heard: Heard, matcher: NamesMatcher) -> ClosedSlot | None:
     # "We'd like to confront Phoebe Marsden with the iron.": the grammar's ways of asking to do a thing
     # (<let_us>) may open a confrontation; they stay in the words its slot is scored after. ("Shall we
     # read it again?" is table talk: a read must open the message.)
-    asked = _after_words(body, phrases_grammar().part_words("let_us", body))
+    asked = len(body) - len(after_words(body, phrases_grammar().part_words("let_us", body)))
     confront = _CONFRONT_WITH.match(body, asked)
     if confront and _said_after(body, confront.end()) and message.suspect and not fills(message, Slot.EXHIBIT):
         return ClosedSlot(Slot.EXHIBIT, _capitalised(body[: confront.end()]), *_exhibit_candidates())
@@ -448,14 +449,6 @@ def closed_slot_for(heard: Heard, matcher: NamesMatcher) -> ClosedSlot | None:
     if ask and ask.group(2).split()[0].lower() not in _NOT_ADDRESSEES and not fills(message, Slot.ADDRESSEE):
         return ClosedSlot(Slot.ADDRESSEE, "Ask", *_name_candidates(matcher))
     return None
-
-
-def _after_words(text: str, count: int) -> int:
-    """Where `text`'s first `count` words and the marks after them end (0 for none)."""
-    if count == 0:
-        return 0
-    found = re.match(rf"\W*(?:[\w']+\W*){{{count}}}", text)
-    return found.end() if found else 0
 
 
 def _capitalised(said: str) -> str:

@@ -356,10 +356,11 @@ class NamesMatcher:
                 heard = found.group(1)
                 pairs = list(zip(heard.lower().split(), alias.split(), strict=True))
                 differ = [(said, meant) for said, meant in pairs if said != meant]
-                if len(differ) != 1 or name_similarity(*differ[0]) < self.thresholds.role:
+                likeness = name_similarity(*differ[0]) if len(differ) == 1 else 0.0
+                if likeness < self.thresholds.role:
                     continue
                 meant = alias if heard[:1].islower() else alias[:1].upper() + alias[1:]
-                corrections.append(Correction(CorrectionKind.NAME, heard, meant, round(name_similarity(*differ[0]), 3)))
+                corrections.append(Correction(CorrectionKind.NAME, heard, meant, round(likeness, 3)))
                 text = text[: found.start(1)] + meant + text[found.end(1) :]
         return text
 

@@ -205,6 +205,14 @@ _SLOT_OPENERS = re.compile(
 )
 _LENIENT_TOKEN = re.compile(rf"^(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})$", re.IGNORECASE)
 _LIST_SEPARATOR = re.compile(r"^\s*(?:,\s*(?:and|&)\b|,|and|&)?\s*", re.IGNORECASE)  # "E6, E13, and E14" too
+_TY_CITATION = re.compile(r"\bE(" + "|".join(str(ty) for ty in _TEEN_FOR_TY) + r")\b(?![.:]\d)")
+
+
+def _teen_citation(match: re.Match[str], corrections: list[Correction], weight: float) -> str:
+    """ "E30" (group 1 the -ty) as its teen, "E13", the repair recorded."""
+    corrected = f"E{_TEEN_FOR_TY[int(match.group(1))]}"
+    corrections.append(Correction(CorrectionKind.EXHIBIT, match.group(0), corrected, weight))
+    return corrected
 
 
 def _read_slot(text: str, start: int, corrections: list[Correction], weight: float) -> tuple[str, int]:
@@ -237,8 +245,7 @@ def _read_slot(text: str, start: int, corrections: list[Correction], weight: flo
         in_list = run is not None and (pos > start or re.search(r"\bexhibits\s*$", text[:pos], re.IGNORECASE))
         numbers = _split_run(run.group(1)) if run and in_list else None
         if plain and int(plain.group(1)) in _TEEN_FOR_TY:
-            corrected = f"E{_TEEN_FOR_TY[int(plain.group(1))]}"
-            corrections.append(Correction(CorrectionKind.EXHIBIT, plain.group(0), corrected, weight))
+            corrected = _teen_citation(plain, corrections, weight)
             text = text[:pos] + corrected + text[pos + plain.end() :]
             pos += len(corrected)
         elif plain:
@@ -277,15 +284,6 @@ def _split_run(digits: str) -> list[int] | None:
         shortest = min((len(way) for way in ways[end]), default=0)
         ways[end] = [way for way in ways[end] if len(way) == shortest]
     return ways[-1][0] if len(ways[-1]) == 1 else None
-
-
-_TY_CITATION = re.compile(r"\bE(" + "|".join(str(ty) for ty in _TEEN_FOR_TY) + r")\b(?![.:]\d)")
-
-
-def _teen_citation(match: re.Match[str], corrections: list[Correction], weight: float) -> str:
-    corrected = f"E{_TEEN_FOR_TY[int(match.group(1))]}"
-    corrections.append(Correction(CorrectionKind.EXHIBIT, match.group(0), corrected, weight))
-    return corrected
 
 
 def read_exhibits_leniently(text: str, weights: RepairWeights = DEFAULT_SETTINGS.repairs) -> Normalised:
