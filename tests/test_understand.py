@@ -633,6 +633,7 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
         PassName.NBEST,
         PassName.SLOWER,
         PassName.NEAR_VOICE,
+        PassName.ACCUSED_EXHIBITS,
         PassName.ADDRESSEE,
         PassName.WHOLE_COMMAND,
         PassName.PHRASED_COMMAND,

@@ -34,6 +34,9 @@ The passes, in order (with the prompt biasing, the default):
 - near voice, when the transcript still gives the Host nothing to act on and Whisper was not sure of
   it: Whisper again on the audio with every moment quieter than the nearest voice turned down
   (`NearVoiceGate`); a repair too;
+- accused's exhibits, when an accusation names its accused but what was heard after the name is no
+  exhibit list ("We accuse Phoebe Marsden, he says."): the sixteen exhibits scored slot by slot after
+  the name, each slot one batched call, until the list's end wins (the card reads it back);
 - addressee, when the transcript still gives nothing (or a question to no one) but reads as a
   question put to someone whose name was lost ("Sir Goyer, how did you …"): the six's names and
   roles scored in the head's place; the best gets the question, always asked about first;
@@ -65,7 +68,7 @@ from engine.classify import ADDRESS_WORDS, QUESTION_WORDS
 from engine.grammar import IntentKind, phrases
 from engine.grammar import grammar as phrases_grammar
 from engine.messages import FORM_WORDS, Command, Message, MessageKind
-from engine.rules import EXHIBITS, ROUNDS
+from engine.rules import EXHIBITS, MAX_COUNTED_EXHIBITS, ROUNDS
 from engine.text import after_words
 from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.ears.sound import SAMPLE_RATE
@@ -153,6 +156,7 @@ class PassName(Enum):
     SLOWER = "slower"
     FOCUS = "focus"
     NEAR_VOICE = "near_voice"
+    ACCUSED_EXHIBITS = "accused_exhibits"
     CHECK = "check"
 
 
@@ -1187,6 +1191,109 @@ class NearVoicePass:
             hearing.heard = found
 
 
+# --- The accused's-exhibits pass --------------------------------------------------------------------
+
+# What an exhibit list after the accused's name is made of, as the classifier reads it: citations of
+# E1-E16, the list's own words and punctuation. Any other word heard there ("he says", "at 0.3.413",
+# "exhibit, sporty") is where numbers were lost.
+_EXHIBIT_LIST = re.compile(
+    r"(?:[\s,.:;&!-]|\b(?:and|with|exhibits?|E?(?:1[0-6]|[1-9]))\b)*",
+    re.IGNORECASE,
+)
+
+
+def accused_exhibits_prefix(heard: Heard, matcher: NamesMatcher) -> str | None:
+    """The words up to the end of the accused's name, when what was heard after it is no exhibit list.
+
+    An accusation ("We accuse Phoebe Marsden, he says.", "It was the butler, be I.") names its
+    accused, and its exhibits are a short list of one to six of sixteen numbers: the transcript keeps
+    the name and loses the numbers. Nothing after the name (an accusation citing no exhibits) and a
+    list the classifier reads whole ("… Marsden: E3, E11.") are left as heard.
+    """
+    message = heard.message
+    if not heard.usable or message is None or message.kind is not MessageKind.ACCUSATION or message.suspect is None:
+        return None
+    end = matcher.name_end(heard.text, message.suspect)
+    if end is None:
+        return None
+    tail = heard.text[end:]
+    if not re.search(r"\w", tail) or _EXHIBIT_LIST.fullmatch(tail):
+        return None
+    return heard.text[:end]
+
+
+@dataclass(frozen=True)
+class AccusedExhibitsPass:
+    """An accusation whose exhibits were lost after the accused's name: the list scored slot by slot.
+
+    The closed set is the sixteen exhibits, one slot at a time on the encoder output already made:
+    after the words up to the name ("We accuse Phoebe Marsden"), the first exhibit in the ways Whisper
+    writes a list (", E7", ", exhibits 7", and both after "with"); then after each exhibit found, every exhibit not
+    yet in the list (", E9", " and E9") and the list's end ("."), one batched decoder call per slot.
+    A slot is taken when its best reaches `accused_exhibits_floor` and leads the next by
+    `accused_exhibits_margin`, and the list ends where the end wins or nothing stands out; a list
+    that is only part of the one heard leaves what was heard. The card reads an accusation back
+    before anything is locked, so the list found is taken as it is.
+    """
+
+    name: PassName = PassName.ACCUSED_EXHIBITS
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        return accused_exhibits_prefix(hearing.current, hearing.matcher) is not None
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        heard = hearing.current
+        prefix = accused_exhibits_prefix(heard, hearing.matcher)
+        assert prefix is not None and heard.message is not None
+        numbers = range(1, EXHIBITS + 1)
+        # Each way of opening the list is one forced path: the numbers after it are single tokens.
+        openings = {", E": "E", ", exhibits ": "", " with E": "E", " with exhibits ": ""}
+        first = self._slot(
+            hearing, ears, prefix, {f"{said}{n}": (n, form) for said, form in openings.items() for n in numbers}
+        )
+        if first is None:
+            return
+        said, (number, form) = first
+        found = [number]
+        while len(found) < MAX_COUNTED_EXHIBITS:
+            left = [n for n in numbers if n not in found]
+            candidates: dict[str, tuple[int, str]] = {".": (0, form)}
+            for joiner in (",", " and"):
+                candidates.update({f"{joiner} {form}{n}": (n, form) for n in left})
+            step = self._slot(hearing, ears, said, candidates)
+            if step is None or step[1][0] == 0:
+                break
+            said, found = said + step[0], [*found, step[1][0]]
+        if set(found) < set(heard.message.exhibits):
+            return  # the list ended sooner than the one heard ("E1, E8, E13, E16, C."): what was heard stands
+        text = f"{prefix.rstrip(' ,.:;')}: {', '.join(f'E{n}' for n in found)}."
+        repaired = understand_repaired(hearing, ears, CorrectionKind.EXHIBIT, ears.settings.repairs.exhibit, text)
+        message = repaired.message
+        if message is not None and message.kind is MessageKind.ACCUSATION and message.suspect == heard.message.suspect:
+            hearing.heard = replace(repaired, transcript=heard.transcript)
+
+    def _slot(
+        self, hearing: Hearing, ears: Ears, said: str, candidates: dict[str, tuple[int, str]]
+    ) -> tuple[str, tuple[int, str]] | None:
+        """The candidate (and what it means) that fills the next slot after `said`, or None."""
+        settings = ears.settings
+        continuations = list(candidates)
+        scores = ears.recognizer.score_continuations(
+            hearing.audio, said, continuations, keep_within=settings.accused_exhibits_margin
+        )
+        hearing.runs.append(PassRun(self.name, (), (scores,)))
+        best: dict[int, tuple[float, str]] = {}
+        for continuation, score in zip(continuations, scores.scores, strict=True):
+            number = candidates[continuation][0]
+            if score > best.get(number, (-math.inf, ""))[0]:
+                best[number] = (score, continuation)
+        ranked = sorted(best.values(), reverse=True)
+        (top, continuation), runner_up = ranked[0], ranked[1][0] if len(ranked) > 1 else -math.inf
+        if top < settings.accused_exhibits_floor or top - runner_up < settings.accused_exhibits_margin:
+            return None
+        return continuation, candidates[continuation]
+
+
 # --- The check pass ---------------------------------------------------------------------------------
 
 
@@ -1300,6 +1407,7 @@ def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
         NBestPass(),
         SlowerPass(),
         NearVoicePass(),
+        AccusedExhibitsPass(),
         AddresseePass(),
         WholeCommandPass(),
         PhrasedCommandPass(),

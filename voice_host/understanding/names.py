@@ -182,6 +182,18 @@ class NamesMatcher:
         spans = [(start, end) for start, end, key in self._mentions(text) if key == suspect]
         return min(spans, default=None)
 
+    def name_end(self, text: str, suspect: str) -> int | None:
+        """Where the text's first naming of the suspect ends, its words taken together ("Phoebe
+        Marsden, E3": after "Marsden"), or None when the text does not name them."""
+        spans = sorted((start, end) for start, end, key in self._mentions(text) if key == suspect)
+        if not spans:
+            return None
+        end = spans[0][1]
+        for start, stop in spans[1:]:
+            if start <= end + 1:  # the next word of the same name ("Phoebe" then "Marsden")
+                end = max(end, stop)
+        return end
+
     def _mentions(self, text: str) -> list[tuple[int, int, str]]:
         """Each alias's first whole-word mention in the text: start, end and the suspect's key."""
         found: list[tuple[int, int, str]] = []
