@@ -512,6 +512,8 @@ class NamesMatcher:
             if tuple(lowered[first : first + len(phrase)]) == phrase and first + len(phrase) < len(tokens):
                 slots.add(first + len(phrase))
         for index, word in enumerate(lowered[:-1]):
+            if word in SPOKEN_TITLES and index and lowered[index - 1] == "the":
+                continue  # "the reverend told us": a title after "the" is the role itself, no surname follows
             if word in _TRIGGERS_ANYWHERE or word == "@":
                 slots.add(index + 1)
             elif word == "accuse" or (word == "we" and lowered[index + 1] == "accuse"):
