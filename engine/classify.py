@@ -251,17 +251,27 @@ class Classifier:
 
     def phrasing(self, text: str) -> IntentMatch | None:
         """What the phrase grammar makes of a whole message: a card command in other words, or a question
-        about the state, the rules or one of the six; None when it is none of these (or names no one)."""
-        for said in grammar().matches(text, _ENGINE_INTENTS):
-            kind, name = said.intent.kind, said.slots.get("name")
-            if name is not None and kind is IntentKind.COMMAND and not (self.names.mentions(name) or self.names.redirects(name)):
-                continue  # "what did the waits say" asks for no one's answers
-            if kind is IntentKind.WHO and self._only_suspect(name or "") is None:
-                continue  # "who is the killer" is not a who-is question
-            if kind is IntentKind.RULES and self._passage(said.intent.passage) is None:
-                continue
+        about the state, the rules or one of the six; None when it is none of these (or names no one).
+        A command said with courtesy or a reason around it ("I'll pass, thanks") is that command
+        (the grammar's [clauses]), when nothing else in the message names one of the six."""
+        said = next((m for m in grammar().matches(text, _ENGINE_INTENTS) if self._phrasing_holds(m)), None)
+        if said is not None:
             return said
-        return None
+        return grammar().in_clauses(
+            text,
+            _ENGINE_INTENTS,
+            accept=self._phrasing_holds,
+            neutral=lambda clause: not self.names.mentions(clause) and not self.names.redirects(clause),
+        )
+
+    def _phrasing_holds(self, said: IntentMatch) -> bool:
+        """Whether a template's match means what it says here (its slots name what they must)."""
+        kind, name = said.intent.kind, said.slots.get("name")
+        if name is not None and kind is IntentKind.COMMAND and not (self.names.mentions(name) or self.names.redirects(name)):
+            return False  # "what did the waits say" asks for no one's answers
+        if kind is IntentKind.WHO and self._only_suspect(name or "") is None:
+            return False  # "who is the killer" is not a who-is question
+        return not (kind is IntentKind.RULES and self._passage(said.intent.passage) is None)
 
     def _only_suspect(self, text: str) -> str | None:
         """The one suspect `text` is wholly the name of ("the butler", "Mr. Julius Ormerod"), or None."""

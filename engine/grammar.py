@@ -32,6 +32,11 @@ _CITED = re.compile(r"\b(?:exhibit|number|e) ?\d")
 # Nobody says a command or asks the Host about the game in more words than this; longer messages
 # are never matched (and a long message is not scanned by every template).
 MAX_PHRASE_WORDS = 24
+# Where a message's clauses part: a comma, a stop, a colon or semicolon, an exclamation or question mark, a spaced dash.
+# Words that join a clause to the one before it ("but not that one"): a clause opens after them.
+_JOINERS = frozenset({"but", "and", "or", "though", "so"})
+# A title's full stop ("Mr. Thwaite") is no break.
+_CLAUSE_BREAK = re.compile(r"[,;:!?]+|(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bRev)\.+|\s[-–—]\s")
 
 
 class GrammarError(ValueError):
@@ -234,6 +239,23 @@ class Requests:
 
 
 @dataclass(frozen=True)
+class Clauses:
+    """A command said with courtesy or a reason around it (phrases.toml's [clauses]): "I'll pass, thanks",
+    "No, we've still got questions", "Grandma didn't hear, say it again". The message is split into its
+    clauses at punctuation; when the clauses that a template says whole all mean one thing of `kinds`
+    (agreement with another command is that command: "That's it, we give up") and every other clause is
+    short, cites no number, opens with no negation (unless the command is no: "Give up? Never.") and
+    is judged neutral by the caller (it names none of the six), the message means that thing. Tests are
+    (sentence, card message or intent name) pairs; not_tests keep their meaning."""
+
+    kinds: frozenset[IntentKind] = frozenset()
+    never_alone: frozenset[str] = frozenset()  # a clause that is only these words means nothing here ("stop")
+    max_clause_words: int = 0
+    tests: tuple[tuple[str, str], ...] = ()
+    not_tests: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Asking:
     """Other words for the card's "Ask NAME" (phrases.toml's [asking]): "can we ask", "question to",
     "over to" open a message and "Ask" takes their place. Tests are (sentence, rewritten) pairs."""
@@ -269,10 +291,12 @@ class Grammar:
         parts: Mapping[str, str],
         requests: Requests | None = None,
         asking: Asking | None = None,
+        clauses: Clauses | None = None,
     ) -> None:
         self.intents = intents
         self.requests = requests or Requests()
         self.asking = asking or Asking()
+        self.clauses = clauses or Clauses()
         self.lists = dict(lists)
         self._parts = {name: parse_template(text) for name, text in parts.items()}
         self._by_name = {intent.name: intent for intent in intents}
@@ -334,6 +358,52 @@ class Grammar:
 
     def intent(self, name: str) -> Intent:
         return self._by_name[name]
+
+    def in_clauses(
+        self,
+        text: str,
+        kinds: frozenset[IntentKind] | None = None,
+        accept: Callable[[IntentMatch], bool] = lambda _: True,
+        neutral: Callable[[str], bool] = lambda _: True,
+    ) -> IntentMatch | None:
+        """What a message of several clauses means when one of them is a whole command and the rest only
+        courtesy or a reason (`Clauses`), or None. `kinds` narrows the clauses' kinds further; `accept`
+        drops a clause's match the grammar cannot judge (a {name} that names no one); `neutral` judges
+        the other clauses (the engine: they name none of the six)."""
+        rules = self.clauses
+        wanted = rules.kinds if kinds is None else rules.kinds & kinds
+        clauses = [clause for clause in _CLAUSE_BREAK.split(text) if words(clause)]
+        if len(clauses) < 2 or len(words(text)) > MAX_PHRASE_WORDS:
+            return None
+        found: list[IntentMatch] = []
+        others: list[str] = []
+        for clause in clauses:
+            said = None
+            if " ".join(words(clause)) not in rules.never_alone:
+                said = next((m for m in self.matches(clause, wanted) if accept(m)), None)
+            if said is not None:
+                found.append(said)
+            else:
+                others.append(clause)
+        meanings = {said.card_message or said.intent.name for said in found}
+        if len(meanings) > 1 and "yes" in meanings:
+            # "That's it, we give up": agreement said with another command is that command.
+            found = [said for said in found if (said.card_message or said.intent.name) != "yes"]
+            meanings.discard("yes")
+        if len(meanings) != 1:
+            return None  # no command, or two different ones: nothing is meant here
+        said = found[0]
+        refusing = said.card_message == "no"
+        for clause in others:
+            tokens = words(clause)
+            if len(tokens) > rules.max_clause_words or any(c.isdigit() for c in clause):
+                return None
+            opening = next((token for token in tokens if token not in _JOINERS), "")
+            if not refusing and opening in self.requests.negations:
+                return None  # a clause that refuses: "Give up? Never.", "yes, but not that one"
+            if not neutral(clause):
+                return None
+        return said
 
     def requested(self, text: str, accept: Callable[[RequestMatch], bool] = lambda _: True) -> IntentMatch | None:
         """The command a short request asks for in words no template lists ("Can you read out exhibit 7
@@ -541,7 +611,14 @@ def parse_grammar(text: str) -> Grammar:
         if intent.objects and kind is not IntentKind.COMMAND:
             raise GrammarError(f"intent {name}: only a command has objects")
         intents.append(intent)
-    return Grammar(tuple(intents), lists, parts, _requests(data.get("requests", {})), _asking(data.get("asking", {})))
+    return Grammar(
+        tuple(intents),
+        lists,
+        parts,
+        _requests(data.get("requests", {})),
+        _asking(data.get("asking", {})),
+        _clauses(data.get("clauses", {})),
+    )
 
 
 def _pairs(raw: Any, where: str) -> tuple[tuple[str, str], ...]:
@@ -555,6 +632,18 @@ def _asking(raw: Any) -> Asking:
         raise GrammarError("[asking] must be a table")
     openings = _strings(raw.get("openings", []), "[asking] openings")
     return Asking(openings=openings, tests=_pairs(raw.get("tests", []), "[asking] tests"))
+
+
+def _clauses(raw: Any) -> Clauses:
+    if not isinstance(raw, dict):
+        raise GrammarError("[clauses] must be a table")
+    return Clauses(
+        kinds=frozenset(IntentKind(kind) for kind in _strings(raw.get("kinds", []), "[clauses] kinds")),
+        never_alone=frozenset(_strings(raw.get("never_alone", []), "[clauses] never_alone")),
+        max_clause_words=int(raw.get("max_clause_words", 0)),
+        tests=_pairs(raw.get("tests", []), "[clauses] tests"),
+        not_tests=_strings(raw.get("not_tests", []), "[clauses] not_tests"),
+    )
 
 
 def _requests(raw: Any) -> Requests:

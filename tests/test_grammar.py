@@ -130,6 +130,19 @@ def test_a_request_naming_one_commands_object_is_that_command(sentence: str, car
     assert message.kind is MessageKind.COMMAND
 
 
+@pytest.mark.parametrize(("sentence", "meant"), GRAMMAR.clauses.tests)
+def test_a_command_said_with_courtesy_around_it_is_that_command(sentence: str, meant: str) -> None:
+    assert GRAMMAR.match(sentence) is None  # no template says it whole: its clauses are what take it
+    said = _hollin_fold_game().classifier.phrasing(sentence) or GRAMMAR.in_clauses(sentence)
+    assert said is not None and (said.card_message or said.intent.name) == meant
+
+
+@pytest.mark.parametrize("sentence", GRAMMAR.clauses.not_tests)
+def test_a_clause_that_names_refuses_or_asks_more_keeps_the_message_as_it_was(sentence: str) -> None:
+    assert _hollin_fold_game().classifier.phrasing(sentence) is None
+    assert GRAMMAR.in_clauses(sentence, frozenset({IntentKind.HOST})) is None
+
+
 @pytest.mark.parametrize("sentence", GRAMMAR.requests.not_tests)
 def test_talk_that_does_not_ask_or_names_another_stays_table_talk(sentence: str) -> None:
     game = _hollin_fold_game()

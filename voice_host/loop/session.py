@@ -57,7 +57,8 @@ SAY_YES_OR_NO = "Say yes or no."
 
 def is_repeat_request(text: str) -> bool:
     """ "repeat", "say that again", "pardon?": the phrase grammar's request to the voice host itself."""
-    said = grammar().match(text)
+    phrases = grammar()
+    said = phrases.match(text) or phrases.in_clauses(text, frozenset({IntentKind.HOST}))
     return said is not None and said.intent.kind is IntentKind.HOST and said.intent.name == "repeat"
 
 
