@@ -80,11 +80,14 @@ def run(items: list[Item]) -> list[Outcome]:
     phrases = grammar()
     outcomes = []
     for item in items:
-        # As the voice host hears a request to itself (voice_host.loop.session.is_repeat_request).
-        said = phrases.match(item.said) or phrases.in_clauses(item.said, frozenset({IntentKind.HOST}))
+        message = game.preview(item.said)
+        said = phrases.match(item.said)
+        if said is None and message.suspect is None:
+            # As the voice host hears a request to itself (voice_host.loop.session.is_repeat_request).
+            said = phrases.in_clauses(item.said, frozenset({IntentKind.HOST}))
         host = said is not None and said.intent.kind is IntentKind.HOST
         intent = said.intent.name if said is not None and (host or said.intent.kind is IntentKind.STATE) else None
-        outcomes.append(Outcome(item, game.preview(item.said), intent))
+        outcomes.append(Outcome(item, message, intent))
     return outcomes
 
 

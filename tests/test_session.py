@@ -116,6 +116,17 @@ def test_not_every_again_is_a_repeat(text: str) -> None:
     assert is_repeat_request(text) == (text == "again")
 
 
+def test_a_repeat_said_with_a_reason_around_it_replays(session: HostSession, understander: Understander) -> None:
+    first = session.heard(hear(understander, session, "Thwaite, where were you at ten?"))
+    again = session.heard(hear(understander, session, "Grandma didn't hear, say it again."))
+    assert again.replay and again.spoken_text == first.spoken_text
+
+
+def test_a_repeat_put_to_a_suspect_is_not_the_hosts(session: HostSession, understander: Understander) -> None:
+    heard = hear(understander, session, "Keld, say that again?")
+    assert not is_repeat_request(heard.text, heard.message)
+
+
 def test_unusable_speech_does_nothing(session: HostSession, understander: Understander) -> None:
     turn = session.state.turn
     out = session.heard(understander.understand("", session.game))

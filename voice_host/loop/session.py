@@ -55,10 +55,16 @@ NOTHING_TO_REPEAT = "Nothing has been said yet."
 SAY_YES_OR_NO = "Say yes or no."
 
 
-def is_repeat_request(text: str) -> bool:
-    """ "repeat", "say that again", "pardon?": the phrase grammar's request to the voice host itself."""
+def is_repeat_request(text: str, message: Message | None = None) -> bool:
+    """ "repeat", "say that again", "pardon?": the phrase grammar's request to the voice host itself.
+
+    Said with a reason around it ("Grandma didn't hear, say it again"), the grammar's [clauses], only
+    when the engine's `message` for the words names none of the six ("Keld, say that again?" asks Keld).
+    """
     phrases = grammar()
-    said = phrases.match(text) or phrases.in_clauses(text, frozenset({IntentKind.HOST}))
+    said = phrases.match(text)
+    if said is None and message is not None and message.suspect is None:
+        said = phrases.in_clauses(text, frozenset({IntentKind.HOST}))
     return said is not None and said.intent.kind is IntentKind.HOST and said.intent.name == "repeat"
 
 
@@ -158,7 +164,7 @@ class HostSession:
         """Speech: a host command, the answer to a pending confirmation, a confirmation, or the engine."""
         if not heard.usable:
             return SessionOutput()
-        if is_repeat_request(heard.text):
+        if is_repeat_request(heard.text, heard.message):
             return self.repeat(self._utterance(heard, "repeat", False))
         if self._pending is not None:
             return self._settle(heard)

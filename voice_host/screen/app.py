@@ -369,7 +369,7 @@ class TableApp(App[int]):
 
     def _barge(self, heard: Heard, said: SaidWhen) -> bool:
         """Words said over the Host (docs/speech.md "Barge-in"); True when they were dealt with here."""
-        words = barge_words((heard.transcript, heard.text), heard.message, is_repeat_request(heard.text))
+        words = barge_words((heard.transcript, heard.text), heard.message, is_repeat_request(heard.text, heard.message))
         host = replace(said.host, answering_voice=self._answering_voice)
         action = self.barge_in.decide(words, said.began_at, said.ended_at, host)
         if action is BargeAction.SILENCE:
