@@ -180,8 +180,9 @@ class SlotList:
         return rf"(?P<{group}>" + "|".join(re.escape(" ".join(words(p))) for p in phrases) + rf"){end}"
 
     def excludes(self, said: str) -> bool:
-        """A wildcard's values are what it never is on its own ("you" is no one's name)."""
-        return self.kind is ListKind.WILDCARD and said in self.values
+        """A wildcard's values are what it never is on its own ("you" is no one's name), nor its first
+        word ("what did you just say" names no one as "you just")."""
+        return self.kind is ListKind.WILDCARD and (said in self.values or said.split()[0] in self.values)
 
     def value(self, said: str) -> str:
         if self.kind is ListKind.VALUES:
@@ -244,8 +245,9 @@ class Clauses:
     "No, we've still got questions", "Grandma didn't hear, say it again". The message is split into its
     clauses at punctuation; when the clauses that a template says whole all mean one thing of `kinds`
     (agreement with another command is that command: "That's it, we give up") and every other clause is
-    short, cites no number, opens with no negation (unless the command is no: "Give up? Never.") and
-    is judged neutral by the caller (it names none of the six), the message means that thing. Tests are
+    short, cites no number, opens with no negation (unless the command is no: "Give up? Never."), asks
+    for nothing else (no request opening, no command's object: "Go on, read out the lies") and is
+    judged neutral by the caller (it names none of the six), the message means that thing. Tests are
     (sentence, card message or intent name) pairs; not_tests keep their meaning."""
 
     kinds: frozenset[IntentKind] = frozenset()
@@ -401,6 +403,9 @@ class Grammar:
             opening = next((token for token in tokens if token not in _JOINERS), "")
             if not refusing and opening in self.requests.negations:
                 return None  # a clause that refuses: "Give up? Never.", "yes, but not that one"
+            said_words = " ".join(tokens) + " "
+            if any(p.match(said_words) for p in self._openings) or next(self._objects_in(said_words), None):
+                return None  # a clause that asks for something else: "Go on, read out the lies"
             if not neutral(clause):
                 return None
         return said
