@@ -8,8 +8,10 @@ passage...) and carries its own test sentences.
 
 A template matches a whole message, word for word, after `engine.text.words` (lowercase, no
 punctuation): "Could you read exhibit 7, please?" is `could you read exhibit 7 please`. The first
-intent in the file that matches wins, so the order in the file is part of the grammar. Matching is
-pure and deterministic, so a journal replays through it unchanged.
+intent in the file that matches wins, so the order in the file is part of the grammar. A message no
+template says whole may still be a command said with courtesy or a reason around it ("I'll pass,
+thanks"): `Grammar.in_clauses` matches its clauses one by one ([clauses]). Matching is pure and
+deterministic, so a journal replays through it unchanged.
 """
 
 from __future__ import annotations
