@@ -112,7 +112,7 @@ class Decision:
 ADDRESS_WORDS = ("ask", "question for", "questions for", "to")
 QUESTION_WORDS = frozenset(
     "who what where when why how did were was is do does have has had can could would will are which whose "
-    "tell describe explain".split()
+    "tell describe explain whether".split()
 )
 # The card's commands in other words come from the phrase grammar (engine/phrases.toml), which
 # rewrites them to the card's own message; the patterns below read only the card's own forms.
@@ -452,7 +452,9 @@ class Classifier:
                 return Decision(Action.RULES, self._msg(MessageKind.OTHER, text), passage=passage)
             return None
         rest = address.rest.strip(" ,:;-–—")
-        if _SEARCH.match(rest):  # an order to the suspect; "did you search..." stays a question
+        # An order to the suspect ("did you search..." stays a question); one to look at an exhibit cited
+        # by number ("Joel, look at exhibit 6.") shows them the evidence: a confrontation (rule 5).
+        if _SEARCH.match(rest) and not cited_exhibits(rest):
             return Decision(Action.NOTHING_SEARCHED, self._msg(MessageKind.OTHER, text))
         return None
 

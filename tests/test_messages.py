@@ -179,6 +179,18 @@ def test_rule_5_confrontation_forms() -> None:
     assert (taken.kind, taken.suspect, taken.exhibits, taken.costly) == (MessageKind.CONFRONTATION, "ada", (3,), True)
 
 
+@pytest.mark.parametrize("message", ["Ada, look at exhibit 3.", "Ada, have a look at E3 and think again."])
+def test_rule_5_an_order_to_look_at_a_cited_exhibit_is_a_confrontation(message: str) -> None:
+    # Put to one of the six, the exhibit shown by number is evidence cited (rule 5), not a search (rule 2).
+    taken = seated().preview(message)
+    assert (taken.kind, taken.suspect, taken.exhibits) == (MessageKind.CONFRONTATION, "ada", (3,))
+
+
+def test_rule_2_an_order_to_look_at_anything_else_is_still_no_search() -> None:
+    game = seated()
+    assert system_lines(game.handle("Ada, look at the booth.")) == ["Nothing is searched tonight; you have the exhibits."]
+
+
 def test_clock_times_never_cite_exhibits() -> None:
     game = seated()
     taken = game.preview("Ada, where were you at 8.45?")

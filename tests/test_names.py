@@ -133,6 +133,7 @@ def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) ->
         ("Where were you at 10, man of business.", "Where were you at 10, man of business?"),
         ("What did you hear, Ruddock.", "What did you hear, Ruddock?"),
         ("When did you see her, the butler", "When did you see her, the butler?"),
+        ("Walk us through your evening, Joel.", "Walk us through your evening, Joel?"),  # asks for an account
     ],
 )
 def test_a_question_said_aloud_ends_on_the_name_it_is_put_to(matcher: NamesMatcher, heard: str, expected: str) -> None:

@@ -74,6 +74,8 @@ _STOP_WORDS = frozenset(
     you your yours we us our me my i again please just also too very""".split()
 )
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
+# "Walk us through your evening, Joel.": asking for an account, as a question word does.
+_THROUGH = re.compile(r"^\W*(?:walk|talk|run|take)\s+(?:us|me)\s+through\b", re.IGNORECASE)
 # Words after which the next word is where the card expects a name.
 _TRIGGERS_ANYWHERE = frozenset({"ask", "confront", "accuse", "answers", *SPOKEN_TITLES})
 _TRIGGER_PHRASES_AT_START = (("to",), ("question", "for"), ("it", "was"), ("the", "killer", "is"))
@@ -351,9 +353,11 @@ class NamesMatcher:
 
     @staticmethod
     def _asks_someone(text: str) -> bool:
-        """Words that open with a question word and say you: a question, whatever Whisper's marks."""
+        """Words that open with a question word (or "walk us through") and say you: a question, whatever
+        Whisper's marks."""
         first = re.findall(r"[A-Za-z']+", text.lower())[:1]
-        return bool(first) and first[0] in QUESTION_WORDS and bool(_YOU.search(text))
+        opens = bool(first) and first[0] in QUESTION_WORDS or bool(_THROUGH.match(text))
+        return opens and bool(_YOU.search(text))
 
     def _repair_role_phrase(self, text: str, corrections: list[Correction]) -> str:
         """A role of several words heard with one word off, at the start or the end: "Men of business, what
