@@ -171,6 +171,10 @@ class Game:
         """What `text` would be taken as now, without applying it."""
         return self.decide(text).message
 
+    def accusing(self) -> bool:
+        """Whether the night is at THE ACCUSATION (round A), where an accusation is weighed, not refused."""
+        return self.state.in_accusation
+
     def decide(self, text: str) -> Decision:
         """What the Host would do with `text` now (the classifier's whole decision), without applying it."""
         return self.classifier.classify(bounded(text), self._situation())

@@ -12,7 +12,7 @@ from engine.case import Case
 from engine.game import Game
 from engine.messages import MessageKind
 from tests.test_understand import AUDIO, SEATS, ScriptedRecognizer, passes_for
-from voice_host.cli.hear import game_at_accusation
+from voice_host.cli.hear import fresh_game, game_at_accusation
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.cascade import Biasing, PassName, accused_exhibits_prefix
 from voice_host.understanding.understand import Understander
@@ -57,6 +57,13 @@ def test_a_slot_nothing_stands_out_in_ends_the_list(case: Case, accusing: Game) 
     # E3 and E8 fit the second slot alike (within the margin): the list is E3 alone.
     fits = {", E3": -1.0, " and E8": -1.8, " and E9": -1.9}
     assert _hear(case, accusing, "We accuse Phoebe Marsden, he tree, the hate.", fits)[2] == (3,)
+
+
+def test_before_round_a_an_accusation_is_not_scored(case: Case) -> None:
+    # In round 1 an accusation is only told to wait: its lost exhibits are not worth a scoring.
+    game = fresh_game(case)
+    heard = _hear(case, game, "We accuse Phoebe Marsden, he says.", {", E6": -1.0, ".": -0.5})
+    assert PassName.ACCUSED_EXHIBITS not in heard[3] and heard[2] == ()
 
 
 def test_nothing_is_taken_when_no_first_exhibit_fits(case: Case, accusing: Game) -> None:

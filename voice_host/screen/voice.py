@@ -111,6 +111,10 @@ class LockedClassifier:
         with self.lock:
             return self.game.state.seats
 
+    def accusing(self) -> bool:
+        with self.lock:
+            return self.game.accusing()
+
 
 def open_table_voice(
     case: Case,

@@ -1233,13 +1233,15 @@ class AccusedExhibitsPass:
     A slot is taken when its best reaches `accused_exhibits_floor` and leads the next by
     `accused_exhibits_margin`, and the list ends where the end wins or nothing stands out; a list
     that is only part of the one heard leaves what was heard. The card reads an accusation back
-    before anything is locked, so the list found is taken as it is.
+    before anything is locked, so the list found is taken as it is. Only in round A: before it an
+    accusation is only told to wait.
     """
 
     name: PassName = PassName.ACCUSED_EXHIBITS
 
     def applies(self, hearing: Hearing, ears: Ears) -> bool:
-        return accused_exhibits_prefix(hearing.current, hearing.matcher) is not None
+        # Before round A an accusation is only told to wait: its exhibits change nothing.
+        return hearing.classifier.accusing() and accused_exhibits_prefix(hearing.current, hearing.matcher) is not None
 
     def run(self, hearing: Hearing, ears: Ears) -> None:
         heard = hearing.current

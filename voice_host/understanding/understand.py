@@ -34,6 +34,8 @@ class Classifier(Protocol):
 
     def preview(self, text: str) -> Message: ...
 
+    def accusing(self) -> bool: ...
+
 
 class TranscriptLike(Protocol):
     @property
