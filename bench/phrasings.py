@@ -69,13 +69,13 @@ class Outcome:
         if message.command is Command.ANSWERS:
             return f"answers {message.suspect}"
         if message.command is not None:
-            return message.command.value
+            return str(message.command.value)
         if message.kind is MessageKind.QUESTION:
             return f"question {message.suspect}"
         if message.kind is MessageKind.CONFRONTATION:
             exhibits = " ".join(f"E{n}" for n in message.exhibits)
             return f"confrontation {message.suspect} {exhibits}"
-        return message.kind.value
+        return str(message.kind.value)
 
     @property
     def right(self) -> bool:
