@@ -233,7 +233,8 @@ class Classifier:
         if situation.phase is Phase.OVER:
             return self._over(text)
         stripped = self.asked(self.prestrip(text, situation.seats), situation.seats)
-        said = self.phrasing(stripped)
+        # Seating reads a list of names ("N, Zed"): its clauses are names, never a command around them.
+        said = self.phrasing(stripped, clauses=situation.phase is not Phase.SEATING)
         # A card command in other words is that command: the card's own message from here on.
         card = said.card_message if said is not None and said.intent.kind is IntentKind.COMMAND else None
         if situation.phase is Phase.SEATING:
@@ -249,13 +250,13 @@ class Classifier:
             return self._answer_from_card(said, stripped, situation)
         return self._rules(card or stripped, situation)
 
-    def phrasing(self, text: str) -> IntentMatch | None:
+    def phrasing(self, text: str, clauses: bool = True) -> IntentMatch | None:
         """What the phrase grammar makes of a whole message: a card command in other words, or a question
         about the state, the rules or one of the six; None when it is none of these (or names no one).
         A command said with courtesy or a reason around it ("I'll pass, thanks") is that command
         (the grammar's [clauses]), when nothing else in the message names one of the six."""
         said = next((m for m in grammar().matches(text, _ENGINE_INTENTS) if self._phrasing_holds(m)), None)
-        if said is not None:
+        if said is not None or not clauses:
             return said
         return grammar().in_clauses(
             text,

@@ -137,6 +137,14 @@ def test_a_command_said_with_courtesy_around_it_is_that_command(sentence: str, m
     assert said is not None and (said.card_message or said.intent.name) == meant
 
 
+@pytest.mark.parametrize("names", ["N, Zed", "Sorry, Zed", "Y, Zed"])
+def test_seating_names_are_never_a_command_said_with_them(names: str) -> None:
+    game = Game(load_bundled_case())
+    game.start()
+    game.handle(names)
+    assert game.state.seats == tuple(name.strip() for name in names.split(","))
+
+
 @pytest.mark.parametrize("sentence", GRAMMAR.clauses.not_tests)
 def test_a_clause_that_names_refuses_or_asks_more_keeps_the_message_as_it_was(sentence: str) -> None:
     assert _hollin_fold_game().classifier.phrasing(sentence) is None
