@@ -37,6 +37,9 @@ MAX_PHRASE_WORDS = 24
 # Where a message's clauses part: a comma, a stop, a colon or semicolon, an exclamation or question mark, a spaced dash.
 # Words that join a clause to the one before it ("but not that one"): a clause opens after them.
 _JOINERS = frozenset({"but", "and", "or", "though", "so"})
+# The words that may follow a request's opening verb in a clause that only goes on with the command
+# beside it ("read them back", "list 'em", "read it again, please").
+_GOING_ON = frozenset("it them 'em em back again out please those these that this over up for us me then now once more time".split())
 # A title's full stop ("Mr. Thwaite") is no break.
 _CLAUSE_BREAK = re.compile(r"[,;:!?]+|(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bRev)\.+|\s[-–—]\s")
 
@@ -344,7 +347,7 @@ class Grammar:
     def matches(self, text: str, kinds: frozenset[IntentKind] | None = None) -> Iterator[IntentMatch]:
         """Every template that says the whole of `text`, in file order (a caller that finds a slot's
         value is not what it needs, such as a {name} that names no one, takes the next)."""
-        tokens = words(text)
+        tokens = self._without_vocatives(words(text))
         if not tokens or len(tokens) > MAX_PHRASE_WORDS:
             return
         said = " ".join(tokens) + " "
@@ -362,6 +365,20 @@ class Grammar:
 
     def intent(self, name: str) -> Intent:
         return self._by_name[name]
+
+    def _without_vocatives(self, tokens: list[str]) -> list[str]:
+        """The message's words without who it is said to at its end ("statements again host", "no bro"):
+        phrases.toml's [lists.vocative], one or two of them, never the whole message."""
+        vocatives = self.lists.get("vocative")
+        if vocatives is None:
+            return tokens
+        kept = list(tokens)
+        for _ in range(2):
+            for size in (2, 1):
+                if len(kept) > size and " ".join(kept[-size:]) in vocatives.values:
+                    kept = kept[:-size]
+                    break
+        return kept
 
     def in_clauses(
         self,
@@ -406,7 +423,10 @@ class Grammar:
             if not refusing and opening in self.requests.negations:
                 return None  # a clause that refuses: "Give up? Never.", "yes, but not that one"
             said_words = " ".join(tokens) + " "
-            if any(p.match(said_words) for p in self._openings) or next(self._objects_in(said_words), None):
+            opening_hit = next((hit for p in self._openings if (hit := p.match(said_words))), None)
+            # "Julius Ormerod's answers, read them back": a verb and pronouns only go on with the command.
+            asks_more = opening_hit is not None and bool(set(said_words[opening_hit.end() :].split()) - _GOING_ON)
+            if asks_more or next(self._objects_in(said_words), None):
                 return None  # a clause that asks for something else: "Go on, read out the lies"
             if not neutral(clause):
                 return None
