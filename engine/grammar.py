@@ -39,7 +39,9 @@ MAX_PHRASE_WORDS = 24
 _JOINERS = frozenset({"but", "and", "or", "though", "so"})
 # The words that may follow a request's opening verb in a clause that only goes on with the command
 # beside it ("read them back", "list 'em", "read it again, please").
-_GOING_ON = frozenset("it them 'em em back again out please those these that this over up for us me then now once more time".split())
+_GOING_ON = frozenset(
+    "it them 'em em back again out please those these that this over up for us me then now once more time".split()
+)
 # A title's full stop ("Mr. Thwaite") is no break.
 _CLAUSE_BREAK = re.compile(r"[,;:!?]+|(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bRev)\.+|\s[-–—]\s")
 
