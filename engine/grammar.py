@@ -34,7 +34,6 @@ _CITED = re.compile(r"\b(?:exhibit|number|e) ?\d")
 # Nobody says a command or asks the Host about the game in more words than this; longer messages
 # are never matched (and a long message is not scanned by every template).
 MAX_PHRASE_WORDS = 24
-# Where a message's clauses part: a comma, a stop, a colon or semicolon, an exclamation or question mark, a spaced dash.
 # Words that join a clause to the one before it ("but not that one"): a clause opens after them.
 _JOINERS = frozenset({"but", "and", "or", "though", "so"})
 # The words that may follow a request's opening verb in a clause that only goes on with the command
@@ -42,7 +41,8 @@ _JOINERS = frozenset({"but", "and", "or", "though", "so"})
 _GOING_ON = frozenset(
     "it them 'em em back again out please those these that this over up for us me then now once more time".split()
 )
-# A title's full stop ("Mr. Thwaite") is no break.
+# Where a message's clauses part: a comma, a stop, a colon or semicolon, an exclamation or question mark, a
+# spaced dash; a title's full stop ("Mr. Thwaite") is no break.
 _CLAUSE_BREAK = re.compile(r"[,;:!?]+|(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bDr)(?<!\bRev)\.+|\s[-–—]\s")
 
 
@@ -227,6 +227,11 @@ class IntentMatch:
         """The card's own message this phrasing stands for ("read E7"), for a COMMAND intent."""
         return self.intent.card.format_map(dict(self.slots))
 
+    @property
+    def meaning(self) -> str:
+        """What it means, to tell two matches apart: the card's message, else the intent ("repeat")."""
+        return self.card_message or self.intent.name
+
 
 @dataclass(frozen=True)
 class Requests:
@@ -408,10 +413,10 @@ class Grammar:
                 found.append(said)
             else:
                 others.append(clause)
-        meanings = {said.card_message or said.intent.name for said in found}
+        meanings = {said.meaning for said in found}
         if len(meanings) > 1 and "yes" in meanings:
             # "That's it, we give up": agreement said with another command is that command.
-            found = [said for said in found if (said.card_message or said.intent.name) != "yes"]
+            found = [said for said in found if said.meaning != "yes"]
             meanings.discard("yes")
         if len(meanings) != 1:
             return None  # no command, or two different ones: nothing is meant here

@@ -1230,8 +1230,8 @@ class AccusedExhibitsPass:
     after the words up to the name ("We accuse Phoebe Marsden"), the first exhibit in the ways Whisper
     writes a list (", E7", ", exhibits 7", and both after "with"); then after each exhibit found, every exhibit not
     yet in the list (", E9", " and E9") and the list's end ("."), one batched decoder call per slot.
-    A slot is taken when its best reaches `accused_exhibits_floor` and leads the next by
-    `accused_exhibits_margin`, and the list ends where the end wins or nothing stands out; a list
+    Each slot is the closed set's own (`closed_best`: its floor and margin), and the list ends where
+    the end wins or nothing stands out; a list
     that is only part of the one heard leaves what was heard. The card reads an accusation back
     before anything is locked, so the list found is taken as it is. Only in round A: before it an
     accusation is only told to wait.
@@ -1277,23 +1277,12 @@ class AccusedExhibitsPass:
     def _slot(
         self, hearing: Hearing, ears: Ears, said: str, candidates: dict[str, tuple[int, str]]
     ) -> tuple[str, tuple[int, str]] | None:
-        """The candidate (and what it means) that fills the next slot after `said`, or None."""
-        settings = ears.settings
-        continuations = list(candidates)
-        scores = ears.recognizer.score_continuations(
-            hearing.audio, said, continuations, keep_within=settings.accused_exhibits_margin
-        )
-        hearing.runs.append(PassRun(self.name, (), (scores,)))
-        best: dict[int, tuple[float, str]] = {}
-        for continuation, score in zip(continuations, scores.scores, strict=True):
-            number = candidates[continuation][0]
-            if score > best.get(number, (-math.inf, ""))[0]:
-                best[number] = (score, continuation)
-        ranked = sorted(best.values(), reverse=True)
-        (top, continuation), runner_up = ranked[0], ranked[1][0] if len(ranked) > 1 else -math.inf
-        if top < settings.accused_exhibits_floor or top - runner_up < settings.accused_exhibits_margin:
-            return None
-        return continuation, candidates[continuation]
+        """The candidate (and what it means: its exhibit, 0 for the list's end) that fills the next slot
+        after `said`, or None."""
+        continuations = tuple(candidates)
+        values = tuple(candidates[continuation][0] for continuation in continuations)
+        best = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, said, continuations, values), self.name)
+        return None if best is None else (best, candidates[best])
 
 
 # --- The check pass ---------------------------------------------------------------------------------

@@ -87,10 +87,6 @@ class UnderstandingSettings:
     # right fills were above -5.3 and a whole nat ahead; the wrong ones below or close behind).
     closed_set_floor: float = -5.5
     closed_set_margin: float = 1.0
-    # Accused's-exhibits pass: an exhibit of the list (or its end) is taken slot by slot when it is at
-    # least the floor and leads the next best by the margin (at most the card's six exhibits).
-    accused_exhibits_floor: float = -5.5
-    accused_exhibits_margin: float = 1.0
     # Whole-command pass: only for a short utterance (at most these seconds of audio and words in
     # its transcript; an empty or rejected transcript counts as short) that gave the Host nothing.
     whole_command_max_seconds: float = 2.5
