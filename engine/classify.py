@@ -135,6 +135,12 @@ _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGN
 _SIMPLE = {c.value: c for c in (Command.LIES, Command.PASS, Command.NEXT, Command.SAVE, Command.GIVE_UP)}
 _ANSWER = {c.value: c for c in (Command.YES, Command.NO)}
 
+# A question about how a rule works, never a request that the Host do it.
+_HOW_QUESTION = re.compile(
+    r"^\W*(?:how|why|when|what (?:does|do|happens|if|is|are)|is it|are we allowed|are you allowed)\b", re.IGNORECASE
+)
+# The free commands that read out what the table has already heard or done (never sealed).
+_PUBLIC = frozenset({"lies", "read", "statements", "answers"})
 _SEALED = re.compile(
     r"\b(?:the (?:answer|solution|culprit)|who (?:did it|done it|is (?:the )?(?:killer|"
     r"murderer|guilty|culprit)|"
@@ -376,6 +382,17 @@ class Classifier:
             return self._rules(requested, s)
         return Decision(Action.TABLE_TALK, self._msg(MessageKind.TABLE_TALK, text))  # rule 8
 
+    def _asks_for_public(self, text: str) -> bool:
+        """A request for what is already public, in words rule 8's list also holds ("remind us of the lies
+        we've uncovered", "recap the statements", "read clue number 7 again"): the free command, not the seal."""
+        requested = self.requested(text)
+        return requested is not None and requested.split()[0] in _PUBLIC
+
+    def _asks_for_command(self, text: str) -> bool:
+        """A request that the Host do a free command ("Could you open the next round for us now?"), not a
+        question about how the rule works ("how do we get to the next round?"), though its words name a rule."""
+        return not _HOW_QUESTION.match(text) and self.requested(text) is not None
+
     def requested(self, text: str) -> str | None:
         """The card's message for a request the grammar's [requests] recognise ("Can you read out exhibit 7
         for us?" is "read E7"), or None. One of the six named outside the request's own object means the
@@ -444,11 +461,12 @@ class Classifier:
 
     def _host_request(self, text: str, address: Address | None) -> Decision | None:
         if address is None or not (address.suspects or address.redirect or address.everyone):
-            if _SEALED.search(text) or self._who_killed_victim.search(text):
+            sealed = _SEALED.search(text) or self._who_killed_victim.search(text)
+            if sealed and not self._asks_for_public(text):
                 return Decision(Action.SEALED, self._msg(MessageKind.OTHER, text))
             if _SEARCH.match(text) or _SEARCH_ANYWHERE.search(text):
                 return Decision(Action.NOTHING_SEARCHED, self._msg(MessageKind.OTHER, text))
-            passage = self._rules_passage(text)
+            passage = None if self._asks_for_command(text) else self._rules_passage(text)
             if passage is not None:
                 return Decision(Action.RULES, self._msg(MessageKind.OTHER, text), passage=passage)
             return None

@@ -422,22 +422,25 @@ class Grammar:
             return None  # no command, or two different ones: nothing is meant here
         said = found[0]
         refusing = said.card_message == "no"
-        for clause in others:
-            tokens = words(clause)
-            if len(tokens) > rules.max_clause_words or any(c.isdigit() for c in clause):
-                return None
-            opening = next((token for token in tokens if token not in _JOINERS), "")
-            if not refusing and opening in self.requests.negations:
-                return None  # a clause that refuses: "Give up? Never.", "yes, but not that one"
-            said_words = " ".join(tokens) + " "
-            opening_hit = next((hit for p in self._openings if (hit := p.match(said_words))), None)
-            # "Julius Ormerod's answers, read them back": a verb and pronouns only go on with the command.
-            asks_more = opening_hit is not None and bool(set(said_words[opening_hit.end() :].split()) - _GOING_ON)
-            if asks_more or next(self._objects_in(said_words), None):
-                return None  # a clause that asks for something else: "Go on, read out the lies"
-            if not neutral(clause):
-                return None
-        return said
+        if all(self._only_around(clause, refusing) and neutral(clause) for clause in others):
+            return said
+        return None
+
+    def _only_around(self, clause: str, refusing: bool = False) -> bool:
+        """Whether a clause beside a command is only courtesy or a reason ([clauses]): short, no number, no
+        refusal (unless the command is no), asking for nothing else."""
+        tokens = words(clause)
+        if len(tokens) > self.clauses.max_clause_words or any(c.isdigit() for c in clause):
+            return False
+        opening = next((token for token in tokens if token not in _JOINERS), "")
+        if not refusing and opening in self.requests.negations:
+            return False  # a clause that refuses: "Give up? Never.", "yes, but not that one"
+        said_words = " ".join(tokens) + " "
+        opening_hit = next((hit for p in self._openings if (hit := p.match(said_words))), None)
+        # "Julius Ormerod's answers, read them back": a verb and pronouns only go on with the command.
+        asks_more = opening_hit is not None and bool(set(said_words[opening_hit.end() :].split()) - _GOING_ON)
+        # A clause that asks for something else ("Go on, read out the lies") is more than courtesy.
+        return not asks_more and next(self._objects_in(said_words), None) is None
 
     def requested(self, text: str, accept: Callable[[RequestMatch], bool] = lambda _: True) -> IntentMatch | None:
         """The command a short request asks for in words no template lists ("Can you read out exhibit 7
@@ -445,6 +448,22 @@ class Grammar:
         names the objects of two commands (two requests in one is no request); an object inside a longer
         one it overlaps is part of it ("statements from round 2" is not also "statements"). `accept` drops what the
         grammar cannot judge (a {name} that names no one)."""
+        whole = self._requested(text, accept)
+        if whole is not None or len(words(text)) > MAX_PHRASE_WORDS:
+            return whole
+        # A request said with courtesy or a reason around it, in a clause of its own ("Can you skip me?
+        # I've no idea what to ask."): the other clauses as [clauses] has them.
+        clauses = [clause for clause in _CLAUSE_BREAK.split(text) if words(clause)]
+        if len(clauses) < 2:
+            return None
+        for at, clause in enumerate(clauses):
+            said = self._requested(clause, accept)
+            others = clauses[:at] + clauses[at + 1 :]
+            if said is not None and all(self._only_around(other) for other in others):
+                return said
+        return None
+
+    def _requested(self, text: str, accept: Callable[[RequestMatch], bool]) -> IntentMatch | None:
         tokens = words(text)
         rules = self.requests
         if not tokens or len(tokens) > rules.max_words or rules.negations.intersection(tokens):
