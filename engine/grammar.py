@@ -244,6 +244,10 @@ class Requests:
     # hear (`about`: "what was in exhibit 7?" is read E7; "what happens if we give up?" asks about a rule)
     question_openings: tuple[str, ...] = ()
     about: frozenset[str] = frozenset()
+    # a player saying what they (or the table) will do opens a request only for a command that is theirs
+    # to announce (`declared`: "I'll skip my question" is pass; "I'm thinking about the lies we broke" is not lies)
+    declarations: tuple[str, ...] = ()
+    declared: frozenset[str] = frozenset()
     anywhere: tuple[str, ...] = ()  # cues found anywhere ("can you", "again")
     negations: frozenset[str] = frozenset()
     max_words: int = 0
@@ -336,6 +340,7 @@ class Grammar:
         # commands' objects at any of its words (objects are tried from each word in turn).
         self._openings = [self._span(t) for t in self.requests.openings]
         self._question_openings = [self._span(t) for t in self.requests.question_openings]
+        self._declarations = [self._span(t) for t in self.requests.declarations]
         self._anywhere = [self._span(t, anywhere=True) for t in self.requests.anywhere]
         self._asking = [self._span(t) for t in self.asking.openings]
         self._part_patterns: dict[str, re.Pattern[str]] = {}  # `part_words`' patterns, made when first asked
@@ -470,9 +475,16 @@ class Grammar:
             return None
         said = " ".join(tokens) + " "
         asks = any(p.match(said) for p in self._openings) or any(p.search(said) for p in self._anywhere)
-        if not asks and not any(p.match(said) for p in self._question_openings):
+        questions = any(p.match(said) for p in self._question_openings)
+        declares = any(p.match(said) for p in self._declarations)
+        if not (asks or questions or declares):
             return None
-        found = [m for m in self._objects_in(said) if accept(m) and (asks or m.said.intent.name in rules.about)]
+
+        def meant_here(match: RequestMatch) -> bool:
+            name = match.said.intent.name
+            return asks or (questions and name in rules.about) or (declares and name in rules.declared)
+
+        found = [m for m in self._objects_in(said) if accept(m) and meant_here(m)]
         # Of two objects that share words the longer is meant ("the statements" in "the statements from round 2").
         outer = [m for m in found if not any(o.start < m.end and m.start < o.end and
                                              o.end - o.start > m.end - m.start for o in found)]  # fmt: skip
@@ -706,6 +718,8 @@ def _requests(raw: Any) -> Requests:
         openings=_strings(raw.get("openings", []), "[requests] openings"),
         question_openings=_strings(raw.get("question_openings", []), "[requests] question_openings"),
         about=frozenset(_strings(raw.get("about", []), "[requests] about")),
+        declarations=_strings(raw.get("declarations", []), "[requests] declarations"),
+        declared=frozenset(_strings(raw.get("declared", []), "[requests] declared")),
         anywhere=_strings(raw.get("anywhere", []), "[requests] anywhere"),
         negations=frozenset(_strings(raw.get("negations", []), "[requests] negations")),
         max_words=int(raw.get("max_words", 0)),

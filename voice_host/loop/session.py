@@ -16,6 +16,7 @@ from engine.grammar import IntentKind, grammar
 from engine.messages import Command, Message, MessageKind
 from engine.replies import Reply
 from engine.state import GameState
+from engine.text import drop_openers
 from voice_host.loop.events import HeardUtterance
 from voice_host.understanding.understand import Heard
 
@@ -64,6 +65,7 @@ def is_repeat_request(text: str, message: Message | None = None) -> bool:
     when the engine's `message` for the words names none of the six ("Keld, say that again?" asks Keld).
     """
     phrases = grammar()
+    text = drop_openers(text)  # "host, say that again", "ok, what was that"
     said = phrases.match(text)
     if said is None and message is not None and message.suspect is None:
         said = phrases.in_clauses(text, frozenset({IntentKind.HOST}))
