@@ -15,6 +15,7 @@ from tests.test_understand import AUDIO, SEATS, ScriptedRecognizer, passes_for
 from voice_host.cli.hear import fresh_game, game_at_accusation
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.cascade import Biasing, PassName, accused_exhibits_prefix
+from voice_host.understanding.settings import UnderstandingSettings
 from voice_host.understanding.understand import Understander
 
 
@@ -68,7 +69,8 @@ def test_before_round_a_an_accusation_is_not_scored(case: Case) -> None:
 
 def test_nothing_is_taken_when_no_first_exhibit_fits(case: Case, accusing: Game) -> None:
     # "… because he lied": no exhibit reaches the floor; the accusation stands as heard, with none.
-    heard = _hear(case, accusing, "We accuse Joel, because he lied.", {", E4": -7.0})
+    below = UnderstandingSettings().closed_set_exhibit_floor - 0.5
+    heard = _hear(case, accusing, "We accuse Joel, because he lied.", {", E4": below})
     assert heard[:3] == (MessageKind.ACCUSATION, "joel", ())
 
 

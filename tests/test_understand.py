@@ -676,7 +676,7 @@ def test_a_confrontation_asked_for_in_other_words_has_its_exhibit_scored_after_t
 @pytest.mark.parametrize(
     "fits",
     [
-        {" E7": -7.0},  # the best does not fit: below the floor
+        {" E7": UnderstandingSettings().closed_set_exhibit_floor - 0.5},  # the best does not fit: below the floor
         {" E7": -2.0, " exhibit 1": -2.5},  # the best does not stand out from the next
     ],
 )
@@ -686,6 +686,18 @@ def test_the_closed_set_fills_nothing_it_is_not_sure_of(case: Case, game: Game, 
     assert "closed set: Read" in recognizer.calls
     assert heard.text == "Read the room." and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
+
+
+def test_an_exhibit_slot_has_its_own_floor_below_the_names(case: Case, game: Game) -> None:
+    # espeak's "exhibit" heard as "and live it": the number stands out, though Whisper never expected the word.
+    settings = UnderstandingSettings()
+    between = (settings.closed_set_floor + settings.closed_set_exhibit_floor) / 2
+    recognizer = ScriptedRecognizer("Read and live it, six.", "", fits={" exhibit 6": between})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (6,)
+    names = ScriptedRecognizer("Answers, Cobb.", "", fits={" Keld": between})
+    heard = passes_for(case, names, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is None or heard.message.suspect != "keld"
 
 
 def test_the_closed_set_fills_a_lost_name(case: Case, game: Game) -> None:

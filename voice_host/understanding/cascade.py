@@ -537,7 +537,8 @@ def closed_best(hearing: Hearing, ears: Ears, wanted: ClosedSlot, by: PassName) 
     ranked = sorted(best.values(), reverse=True)
     # The closed set always picks something: the best must fit (the floor) and stand out from
     # the next best (the margin), or the slot stays as heard.
-    if ranked[0] < settings.closed_set_floor or ranked[0] - ranked[1] < settings.closed_set_margin:
+    floor = settings.closed_set_exhibit_floor if wanted.slot is Slot.EXHIBIT else settings.closed_set_floor
+    if ranked[0] < floor or ranked[0] - ranked[1] < settings.closed_set_margin:
         return None
     # The candidate that scored best, as said ("Francis" or "Keld": the next slot continues from it).
     return max(zip(scores.scores, wanted.candidates, strict=True))[1]
