@@ -139,8 +139,12 @@ _ANSWER = {c.value: c for c in (Command.YES, Command.NO)}
 _HOW_QUESTION = re.compile(
     r"^\W*(?:how|why|when|what (?:does|do|happens|if|is|are)|is it|are we allowed|are you allowed)\b", re.IGNORECASE
 )
-# The free commands that read out what the table has already heard or done (never sealed).
-_PUBLIC = frozenset({"lies", "read", "statements", "answers"})
+# What a request takes before rule 8's seal: the free commands that read out what the table has already
+# heard or done, and give up, which asks first ("tell us who did it": asking to hear the answer now).
+_PUBLIC = frozenset({"lies", "read", "statements", "answers", "give"})
+# Besides rule 8's list, words that ask whether the table is right rather than for the answer.
+_CHECKING = re.compile(r"\b(?:whether|if|close|closer|right|correct|wrong|warm|warmer|near|nearly|almost)\b", re.IGNORECASE)
+_RECAP = re.compile(r"\b(?:recap|summar(?:y|ise|ize)|sum up)\b", re.IGNORECASE)
 _SEALED = re.compile(
     r"\b(?:the (?:answer|solution|culprit)|who (?:did it|done it|is (?:the )?(?:killer|"
     r"murderer|guilty|culprit)|"
@@ -384,9 +388,20 @@ class Classifier:
 
     def _asks_for_public(self, text: str) -> bool:
         """A request for what is already public, in words rule 8's list also holds ("remind us of the lies
-        we've uncovered", "recap the statements", "read clue number 7 again"): the free command, not the seal."""
-        requested = self.requested(text)
-        return requested is not None and requested.split()[0] in _PUBLIC
+        we've uncovered", "recap the statements"), or to hear the answer now ("can you just tell us who did
+        it?": give up, which asks first): the free command, not the seal."""
+        request = self._request(text)
+        if not request or request[0].said.card_message.split()[0] not in _PUBLIC:
+            return False
+        # Only the object is rule 8's: "can you give us a hint about who did it" still asks for a hint.
+        rest = " " + " ".join(words(text)) + " "
+        for match in request:
+            rest = rest.replace(f" {match.object_words} ", " ")
+        if request[0].said.card_message == "give up":
+            # "tell us whether we're close to the answer" checks a theory: sealed, not the answer now.
+            return not (_SEALED.search(rest) or self._who_killed_victim.search(rest) or _CHECKING.search(rest))
+        # A recap of what is public is the free command ("recap the lies we've exposed").
+        return not _SEALED.search(_RECAP.sub(" ", rest))
 
     def _asks_for_command(self, text: str) -> bool:
         """A request that the Host do a free command ("Could you open the next round for us now?"), not a
@@ -397,6 +412,11 @@ class Classifier:
         """The card's message for a request the grammar's [requests] recognise ("Can you read out exhibit 7
         for us?" is "read E7"), or None. One of the six named outside the request's own object means the
         table is talking about them, not asking the Host."""
+        request = self._request(text)
+        return request[0].said.card_message if request else None
+
+    def _request(self, text: str) -> tuple[RequestMatch, ...]:
+        """The objects of the one command a request asks for (the grammar's [requests]), or ()."""
         named = set(self.names.suspects_named(text))
 
         def accept(match: RequestMatch) -> bool:
@@ -405,8 +425,7 @@ class Classifier:
                 return False  # "what did the waits say" asks for no one's answers
             return not named - set(self.names.suspects_named(match.object_words))
 
-        said = grammar().requested(text, accept)
-        return said.card_message if said is not None else None
+        return grammar().request(text, accept)
 
     def _command(self, bare: str, s: Situation) -> Decision | None:
         """Rule 1 on the card's own forms (the grammar has already turned other words into them)."""

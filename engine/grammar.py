@@ -453,32 +453,37 @@ class Grammar:
         names the objects of two commands (two requests in one is no request); an object inside a longer
         one it overlaps is part of it ("statements from round 2" is not also "statements"). `accept` drops what the
         grammar cannot judge (a {name} that names no one)."""
+        request = self.request(text, accept)
+        return request[0].said if request else None
+
+    def request(self, text: str, accept: Callable[[RequestMatch], bool] = lambda _: True) -> tuple[RequestMatch, ...]:
+        """The objects of the one command a request asks for (`requested`), or () when it asks for none."""
         whole = self._requested(text, accept)
-        if whole is not None or len(words(text)) > MAX_PHRASE_WORDS:
+        if whole or len(words(text)) > MAX_PHRASE_WORDS:
             return whole
         # A request said with courtesy or a reason around it, in a clause of its own ("Can you skip me?
         # I've no idea what to ask."): the other clauses as [clauses] has them.
         clauses = [clause for clause in _CLAUSE_BREAK.split(text) if words(clause)]
         if len(clauses) < 2:
-            return None
+            return ()
         for at, clause in enumerate(clauses):
             said = self._requested(clause, accept)
             others = clauses[:at] + clauses[at + 1 :]
-            if said is not None and all(self._only_around(other) for other in others):
+            if said and all(self._only_around(other) for other in others):
                 return said
-        return None
+        return ()
 
-    def _requested(self, text: str, accept: Callable[[RequestMatch], bool]) -> IntentMatch | None:
+    def _requested(self, text: str, accept: Callable[[RequestMatch], bool]) -> tuple[RequestMatch, ...]:
         tokens = words(text)
         rules = self.requests
         if not tokens or len(tokens) > rules.max_words or rules.negations.intersection(tokens):
-            return None
+            return ()
         said = " ".join(tokens) + " "
         asks = any(p.match(said) for p in self._openings) or any(p.search(said) for p in self._anywhere)
         questions = any(p.match(said) for p in self._question_openings)
         declares = any(p.match(said) for p in self._declarations)
         if not (asks or questions or declares):
-            return None
+            return ()
 
         def meant_here(match: RequestMatch) -> bool:
             name = match.said.intent.name
@@ -488,8 +493,8 @@ class Grammar:
         # Of two objects that share words the longer is meant ("the statements" in "the statements from round 2").
         outer = [m for m in found if not any(o.start < m.end and m.start < o.end and
                                              o.end - o.start > m.end - m.start for o in found)]  # fmt: skip
-        meant = {match.said.card_message: match.said for match in outer}
-        return next(iter(meant.values())) if len(meant) == 1 else None
+        meant = {match.said.card_message for match in outer}
+        return tuple(outer) if len(meant) == 1 else ()
 
     def asking_words(self, text: str) -> int:
         """How many of `text`'s first words are other words for "Ask" ("could you ask", "question to"):

@@ -6,6 +6,7 @@ from functools import cache
 
 import pytest
 
+from engine.classify import Action
 from engine.game import Game
 from engine.grammar import GrammarError, Intent, IntentKind, grammar, parse_grammar, parse_template, phrases
 from engine.messages import MessageKind
@@ -156,6 +157,20 @@ def test_talk_that_does_not_ask_or_names_another_stays_table_talk(sentence: str)
     game = _hollin_fold_game()
     assert game.classifier.requested(sentence) is None
     assert game.preview(sentence).kind is not MessageKind.COMMAND
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "can you give us a hint about who did it",
+        "could you tell us whether we're close to the answer",
+        "can you check our theory about who did it",
+        "which lies are still standing, can you tell us",
+    ],
+)
+def test_a_hint_or_a_check_about_the_answer_stays_sealed(sentence: str) -> None:
+    # The answer itself is asked for only to end the night (give up); rule 8 seals the rest.
+    assert _hollin_fold_game().classifier.classify(sentence, _hollin_fold_game()._situation()).action is Action.SEALED
 
 
 def test_the_longest_object_decides_and_two_commands_objects_are_no_request() -> None:

@@ -107,7 +107,8 @@ def test_repeat_before_anything_was_said(session: HostSession, understander: Und
 
 
 @pytest.mark.parametrize(
-    "text", ["repeat", "Repeat that, please.", "say that again", "Pardon?", "Come again?", "Host, say that again.", "Ok, what was that?"]
+    "text",
+    ["repeat", "Repeat that, please.", "say that again", "Pardon?", "Come again?", "Host, say that again.", "Ok, what was that?"],
 )
 def test_repeat_requests(text: str) -> None:
     assert is_repeat_request(text)
