@@ -813,6 +813,36 @@ def test_a_question_that_lost_its_exhibit_number_is_asked_about_first_when_none_
     assert heard.needs_confirmation  # it may have been a confrontation: never spent unasked
 
 
+@pytest.mark.parametrize(
+    ("said", "scored_after", "fits", "meant"),
+    [
+        ("Companion, what about and leave it to?", "Companion, what about", {" E2": -1.0}, "Companion, what about E2?"),
+        (
+            "To Keld, what do you say don't leave it fine?",
+            "To Keld, what do you say",
+            {" to E5": -1.0},
+            "To Keld, what do you say to E5?",
+        ),
+    ],
+)
+def test_a_confrontation_asked_about_whose_exhibit_was_lost_is_scored_for_one(
+    case: Case, round_two: Game, said: str, scored_after: str, fits: dict[str, float], meant: str
+) -> None:
+    recognizer = ScriptedRecognizer(said, "", fits=fits)
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert f"closed set: {scored_after}" in recognizer.calls
+    assert heard.text == meant and heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+
+
+def test_what_about_an_ordinary_thing_stays_the_question_asked(case: Case, round_two: Game) -> None:
+    # Nothing stands out ("your debts" is no exhibit): the question is asked as heard, and not asked about first.
+    said = "Joel, what about your debts?"
+    recognizer = ScriptedRecognizer(said, said, fits={}, avg_logprob=math.log(0.95))
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.suspect == "joel"
+    assert heard.text == said and not heard.needs_confirmation
+
+
 @pytest.mark.parametrize("said", ["Keld, where were you at ten?", "Keld, explain E7.", "Keld, what about exhibit 4?"])
 def test_a_question_with_no_lost_citation_is_not_scored(case: Case, round_two: Game, said: str) -> None:
     recognizer = ScriptedRecognizer(said, said, fits={" 7": -1.0, " E7": -1.0})

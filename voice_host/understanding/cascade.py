@@ -573,6 +573,12 @@ def _with_argument(wanted: ClosedSlot, candidate: str) -> str:
 # The card's words that cite an exhibit in a message put to a suspect ("Keld, explain E7", "To Keld:
 # what do you say to exhibit 5?"); a question with one of these and no number lost its exhibit.
 _CITING_WORD = re.compile(r"\b(?:exhibits?|explain)\b", re.IGNORECASE)
+# The card's other ways to confront put to a suspect ("what about exhibit 4?", "what do you say to exhibit
+# 13?"): after them a short rest of the clause may have been the exhibit ("what about and leave it to?").
+# These words ask ordinary questions too ("what about your debts?"), so a number is filled only when one
+# stands out, and the question is not asked about when none does.
+_ASKING_ABOUT = re.compile(r"\b(?:what about|what do you say(?: to| about)?|how do you explain)\b", re.IGNORECASE)
+_ASKING_ABOUT_MAX_WORDS = 4
 # In any other message that is not whole, only "exhibit" says a number was meant after it.
 _EXHIBIT_WORD = re.compile(r"\bexhibit\b", re.IGNORECASE)
 
@@ -589,6 +595,9 @@ class LostCitation:
     candidates: tuple[str, ...]  # " 7" after "exhibit"; " E7" or " exhibit 7" after "explain"
     values: tuple[int, ...]
     to_suspect: bool = True  # a question put to one of the six (else a message that is not whole)
+    # whether the question, when no number stands out, is still asked about first (the card's own
+    # citing words are; "what about ..." asks ordinary questions too)
+    doubtful: bool = True
 
     def readings(self, citation: str) -> tuple[str, ...]:
         """The message with the number in its place: one text for a question, else each reading."""
@@ -622,6 +631,8 @@ def lost_citation_for(heard: Heard) -> LostCitation | None:
     text = heard.text
     cues = _CITING_WORD if question else _EXHIBIT_WORD
     cue = next((m for m in cues.finditer(text) if not _cites_after(text, m.end())), None)
+    if cue is None and question and not _CITING_WORD.search(text):
+        return _lost_after_asking_about(text)
     if cue is None:
         return None
     after = text[cue.end() :]
@@ -642,6 +653,22 @@ def lost_citation_for(heard: Heard) -> LostCitation | None:
         candidates, values = _exhibit_candidates()
     assert lost is not None
     return LostCitation(text[: cue.end()], after[lost.end() :], candidates, values)
+
+
+def _lost_after_asking_about(text: str) -> LostCitation | None:
+    """A question whose short rest of the clause after "what about" (or "what do you say to") may have been
+    the exhibit ("Companion, what about and leave it to?"), or None."""
+    about = next((m for m in _ASKING_ABOUT.finditer(text) if not _cites_after(text, m.end())), None)
+    if about is None:
+        return None
+    clause = re.match(r"[^.?!;:]*", text[about.end() :])
+    assert clause is not None
+    if not 0 < len(clause.group().split()) <= _ASKING_ABOUT_MAX_WORDS:
+        return None
+    candidates, values = _exhibit_candidates()
+    if about.group().lower().endswith("say"):
+        candidates = tuple(f" to{candidate}" for candidate in candidates)  # "what do you say to E5?"
+    return LostCitation(text[: about.end()], text[about.end() + clause.end() :], candidates, values, doubtful=False)
 
 
 def _cites_after(text: str, end: int) -> bool:
@@ -681,8 +708,9 @@ class LostCitationPass:
         if said is not None:
             number = said.split()[-1].lstrip("E")
             citation = f" {number}" if lost.prefix.lower().endswith(("exhibit", "exhibits")) else f" E{number}"
+            citation = f" to{citation}" if said.startswith(" to ") else citation  # "what do you say" + " to E5"
             fill_slot(hearing, ears, Slot.EXHIBIT, lost.readings(citation)[0])
-        if hearing.current.message is heard.message:
+        if hearing.current.message is heard.message and lost.doubtful:
             hearing.heard = replace(heard, needs_confirmation=bool(heard.message and heard.message.costly))
 
     def _make_whole(self, hearing: Hearing, ears: Ears, lost: LostCitation, citation: str) -> None:
