@@ -485,8 +485,8 @@ class Classifier:
                 return Decision(Action.SEALED, self._msg(MessageKind.OTHER, text))
             if _SEARCH.match(text) or _SEARCH_ANYWHERE.search(text):
                 return Decision(Action.NOTHING_SEARCHED, self._msg(MessageKind.OTHER, text))
-            passage = None if self._asks_for_command(text) else self._rules_passage(text)
-            if passage is not None:
+            passage = self._rules_passage(text)
+            if passage is not None and not self._asks_for_command(text):
                 return Decision(Action.RULES, self._msg(MessageKind.OTHER, text), passage=passage)
             return None
         rest = address.rest.strip(" ,:;-–—")
