@@ -139,9 +139,9 @@ _ANSWER = {c.value: c for c in (Command.YES, Command.NO)}
 _HOW_QUESTION = re.compile(
     r"^\W*(?:how|why|when|what (?:does|do|happens|if|is|are)|is it|are we allowed|are you allowed)\b", re.IGNORECASE
 )
-# What a request takes before rule 8's seal: the free commands that read out what the table has already
-# heard or done, and give up, which asks first ("tell us who did it": asking to hear the answer now).
-_PUBLIC = frozenset({"lies", "read", "statements", "answers", "give"})
+# What a request takes before rule 8's seal (the grammar's intents): the free commands that read out what the
+# table has already heard or done, and give up, which asks first ("tell us who did it": the answer now).
+_PUBLIC = frozenset({"lies", "read", "statements", "statements of a round", "answers", "give up"})
 # Besides rule 8's list, words that ask whether the table is right rather than for the answer.
 _CHECKING = re.compile(r"\b(?:whether|if|close|closer|right|correct|wrong|warm|warmer|near|nearly|almost)\b", re.IGNORECASE)
 _RECAP = re.compile(r"\b(?:recap|summar(?:y|ise|ize)|sum up)\b", re.IGNORECASE)
@@ -391,13 +391,13 @@ class Classifier:
         we've uncovered", "recap the statements"), or to hear the answer now ("can you just tell us who did
         it?": give up, which asks first): the free command, not the seal."""
         request = self._request(text)
-        if not request or request[0].said.card_message.split()[0] not in _PUBLIC:
+        if not request or request[0].said.intent.name not in _PUBLIC:
             return False
         # Only the object is rule 8's: "can you give us a hint about who did it" still asks for a hint.
         rest = " " + " ".join(words(text)) + " "
         for match in request:
             rest = rest.replace(f" {match.object_words} ", " ")
-        if request[0].said.card_message == "give up":
+        if request[0].said.intent.name == "give up":
             # "tell us whether we're close to the answer" checks a theory: sealed, not the answer now.
             return not (_SEALED.search(rest) or self._who_killed_victim.search(rest) or _CHECKING.search(rest))
         # A recap of what is public is the free command ("recap the lies we've exposed").
