@@ -1,19 +1,21 @@
 """Messages in a table's own words, as perfect transcripts: how many the Host takes as what they mean (issue 13).
 
-    .venv/bin/python bench/phrasings.py [--set commands|put_to|all] [--split test|tune|both] [--show-misses]
+    .venv/bin/python bench/phrasings.py [--set commands|put_to|talk|all] [--split test|tune|both] [--show-misses]
 
 Each line goes to a Hollin Fold game seated "Ann, Ben" in round 2 (E1-E8 read), as the voice host
 understands a transcript: the phrase grammar (engine/phrases.toml), the spoken-side name repairs and the
-card-exact classifier (`Understander.understand`). Two sets, each with a `tune` and a `test` file:
+card-exact classifier (`Understander.understand`). Three sets, each with a `tune` and a `test` file:
 
-- `commands` (bench/phrasings/commands): the card's free commands in other words ("could you go over the
+- `commands` (bench/phrasings/commands; its tune is engine/said/commands.tsv): the card's free commands in other words ("could you go over the
   statements again", "I'll sit this one out"); right when the message is its label's command (`read E7`
   with exhibit 7, `answers keld` naming Keld), `repeat` when the voice host's own repeat rule takes it
   (`voice_host.loop.session.is_repeat_request`), and `lies` too when it is the state question about the
   lies broken (answered from the state, free);
 - `put_to` (bench/phrasings/put_to): questions and confrontations put to one of the six in a table's
   own words; right when the message is a question to that suspect (`question keld`) or a confrontation
-  of that suspect with that exhibit (`confrontation keld E7`).
+  of that suspect with that exhibit (`confrontation keld E7`);
+- `talk` (bench/phrasings/talk; its tune is engine/said/talk.tsv): what a table says to itself ("pass the
+  sprouts", "I reckon the butler did it"); right when the Host takes it as table talk and says nothing.
 
 `tune` is what the rules were shaped on; `test` was written blind (from the card alone, by a writer who
 never saw the grammar) and measured before anything was shaped on its set, and is never tuned on (see
@@ -37,7 +39,15 @@ from voice_host.loop.session import is_repeat_request  # noqa: E402
 from voice_host.understanding.understand import Understander  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "phrasings"
-SETS = ("commands", "put_to")
+# The tune parts of `commands` and `talk` are the engine's own examples, which its request votes learn from.
+ENGINE_SAID = Path(__file__).resolve().parent.parent / "engine" / "said"
+
+
+def set_file(name: str, split: str) -> Path:
+    """A set's `split` file: bench/phrasings/NAME/SPLIT.tsv, or engine/said/NAME.tsv for an engine example's tune."""
+    said = ENGINE_SAID / f"{name}.tsv"
+    return said if split == "tune" and said.is_file() else HERE / name / f"{split}.tsv"
+SETS = ("commands", "put_to", "talk")
 SEATS = ("Ann", "Ben")
 
 
@@ -79,12 +89,14 @@ class Outcome:
 
     @property
     def right(self) -> bool:
+        if self.item.label == "talk":
+            return self.taken_as == "table_talk"  # the Host lets the table talk
         return self.taken_as == self.item.label
 
 
 def read_items(name: str, split: str) -> list[Item]:
     items = []
-    for line in (HERE / name / f"{split}.tsv").read_text(encoding="utf-8").splitlines():
+    for line in set_file(name, split).read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#") or line.startswith("label\t"):
             continue
         label, said = line.split("\t", 1)
