@@ -6,18 +6,20 @@ Each line goes to a Hollin Fold game seated "Ann, Ben" in round 2 (E1-E8 read), 
 understands a transcript: the phrase grammar (engine/phrases.toml), the spoken-side name repairs and the
 card-exact classifier (`Understander.understand`). Three sets, each with a `tune` and a `test` file:
 
-- `commands` (bench/phrasings/commands; its tune is engine/said/commands.tsv): the card's free commands in other words ("could you go over the
-  statements again", "I'll sit this one out"); right when the message is its label's command (`read E7`
-  with exhibit 7, `answers keld` naming Keld), `repeat` when the voice host's own repeat rule takes it
-  (`voice_host.loop.session.is_repeat_request`), and `lies` too when it is the state question about the
-  lies broken (answered from the state, free);
+- `commands` (bench/phrasings/commands; its tune is engine/said/commands.tsv): the card's free commands
+  in other words ("could you go over the statements again", "I'll sit this one out"); right when the
+  message is its label's command (`read E7` with exhibit 7, `answers keld` naming Keld), `repeat` when
+  the voice host's own repeat rule takes it (`voice_host.loop.session.is_repeat_request`), and `lies`
+  too when it is the state question about the lies broken (answered from the state, free);
 - `put_to` (bench/phrasings/put_to): questions and confrontations put to one of the six in a table's
   own words; right when the message is a question to that suspect (`question keld`) or a confrontation
   of that suspect with that exhibit (`confrontation keld E7`);
 - `talk` (bench/phrasings/talk; its tune is engine/said/talk.tsv): what a table says to itself ("pass the
-  sprouts", "I reckon the butler did it"); right when the Host takes it as table talk and says nothing.
+  sprouts", "I reckon the butler did it"); right when the engine's decision is table talk (rule 8: the Host
+  says nothing; "no thanks, I'm full" with nothing asked is that too) and the voice host does not repeat.
 
-`tune` is what the rules were shaped on; `test` was written blind (from the card alone, by a writer who
+`tune` is what the rules were shaped on (and what the engine's request votes learn from, engine.request_votes);
+`test` was written blind (from the card alone, by a writer who
 never saw the grammar) and measured before anything was shaped on its set, and is never tuned on (see
 each file's header).
 """
@@ -31,6 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from engine.classify import Action  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.grammar import IntentKind, grammar  # noqa: E402
 from engine.messages import Command, Message, MessageKind  # noqa: E402
@@ -47,6 +50,8 @@ def set_file(name: str, split: str) -> Path:
     """A set's `split` file: bench/phrasings/NAME/SPLIT.tsv, or engine/said/NAME.tsv for an engine example's tune."""
     said = ENGINE_SAID / f"{name}.tsv"
     return said if split == "tune" and said.is_file() else HERE / name / f"{split}.tsv"
+
+
 SETS = ("commands", "put_to", "talk")
 SEATS = ("Ann", "Ben")
 
@@ -63,6 +68,7 @@ class Outcome:
     message: Message | None
     repeat: bool  # the voice host's own repeat rule takes the words
     state: str | None  # the phrase grammar's state question, when a template says the words whole
+    let_be: bool = False  # the engine's decision is rule 8's table talk: the Host says nothing
 
     @property
     def taken_as(self) -> str:
@@ -90,7 +96,7 @@ class Outcome:
     @property
     def right(self) -> bool:
         if self.item.label == "talk":
-            return self.taken_as == "table_talk"  # the Host lets the table talk
+            return self.let_be and not self.repeat  # the Host lets the table talk ("no thanks, I'm full" too)
         return self.taken_as == self.item.label
 
 
@@ -122,7 +128,8 @@ def run(items: list[Item]) -> list[Outcome]:
         heard = understander.understand(item.said, game, 1.0, SEATS)
         said = phrases.match(heard.text)
         state = said.intent.name if said is not None and said.intent.kind is IntentKind.STATE else None
-        outcomes.append(Outcome(item, heard.message, is_repeat_request(heard.text, heard.message), state))
+        let_be = heard.message is not None and game.decide(heard.text).action is Action.TABLE_TALK
+        outcomes.append(Outcome(item, heard.message, is_repeat_request(heard.text, heard.message), state, let_be))
     return outcomes
 
 

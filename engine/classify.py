@@ -15,6 +15,7 @@ from engine.exhibits import cited_exhibits, distinct
 from engine.grammar import IntentKind, IntentMatch, RequestMatch, StateQuestion, grammar, phrases
 from engine.messages import COMMAND_WORDS, Command, Message, MessageKind
 from engine.names import NameIndex
+from engine.request_votes import voted_command
 from engine.rules import EXHIBITS, MAX_COUNTED_EXHIBITS, QUESTIONS_PER_ROUND
 from engine.save import SaveBlock, looks_like_save, parse_save
 from engine.state import Accusation, Phase
@@ -132,6 +133,7 @@ _READ = re.compile(
 )
 _STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|in\s+)?(?:round\s+)?(\d{1,2}))?$", re.IGNORECASE)
 _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
+_BARE_NUMBER = re.compile(r"(?<![\w:.])(\d{1,2})(?![\w:])")  # "number 4", not "10:30" or "4th"
 _SIMPLE = {c.value: c for c in (Command.LIES, Command.PASS, Command.NEXT, Command.SAVE, Command.GIVE_UP)}
 _ANSWER = {c.value: c for c in (Command.YES, Command.NO)}
 
@@ -384,7 +386,28 @@ class Classifier:
         requested = self.requested(text)  # a free command asked for in words no template lists
         if requested is not None:
             return self._rules(requested, s)
+        voted = self.voted(text)  # ... or in words no request lists, that tables said for it before
+        if voted is not None and voted != bare.lower():
+            return self._rules(voted, s)
         return Decision(Action.TABLE_TALK, self._msg(MessageKind.TABLE_TALK, text))  # rule 8
+
+    def voted(self, text: str) -> str | None:
+        """The card's message for the free command the examples' words vote for (engine.request_votes), or None.
+        `answers` takes the one suspect named, `read` the one exhibit cited (or the one number said: "number 4
+        again"); any other command names none of the six, or the table is talking about them."""
+        vote = voted_command(text, self.names)
+        if vote is None or vote.command == "repeat":  # the voice host's own request, never the card's
+            return None
+        mentions = self.names.mentions(text)
+        if vote.command == "answers":
+            one = len({m.suspect for m in mentions}) == 1
+            return f"answers {text[mentions[0].start : mentions[0].end]}" if one else None
+        if mentions or self.names.redirects(text):
+            return None
+        if vote.command == "read":
+            cited = distinct(cited_exhibits(text)) or distinct([int(n) for n in _BARE_NUMBER.findall(text)])
+            return f"read E{cited[0]}" if len(cited) == 1 and 1 <= cited[0] <= EXHIBITS else None
+        return vote.command
 
     def _asks_for_public(self, text: str) -> bool:
         """A request for what is already public, in words rule 8's list also holds ("remind us of the lies

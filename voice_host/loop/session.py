@@ -15,6 +15,7 @@ from typing import Protocol
 from engine.grammar import IntentKind, grammar
 from engine.messages import Command, Message, MessageKind
 from engine.replies import Reply
+from engine.request_votes import voted_command
 from engine.state import GameState
 from engine.text import drop_openers
 from voice_host.loop.events import HeardUtterance
@@ -69,6 +70,10 @@ def is_repeat_request(text: str, message: Message | None = None) -> bool:
     said = phrases.match(text)
     if said is None and message is not None and message.suspect is None:
         said = phrases.in_clauses(text, frozenset({IntentKind.HOST}))
+    if said is None and message is not None and message.kind is MessageKind.TABLE_TALK:
+        # In words no template lists ("could you run that last bit past us once more"): the examples' votes.
+        vote = voted_command(text, None)
+        return vote is not None and vote.command == "repeat"
     return said is not None and said.intent.kind is IntentKind.HOST and said.intent.name == "repeat"
 
 

@@ -1,0 +1,167 @@
+"""The request votes: a free command in words no template lists, voted for by the words tables said before."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.case import Case
+from engine.game import Game
+from engine.messages import Command, MessageKind
+from engine.request_votes import (
+    LEAD,
+    MARGIN,
+    NAME,
+    NUMBER,
+    TALK,
+    VOTED,
+    RequestVotes,
+    SaidFormatError,
+    features,
+    parse_said,
+    request_votes,
+)
+from voice_host.loop.casefiles import load_bundled_case
+from voice_host.loop.session import is_repeat_request
+
+SEATS = ("Ann", "Ben")
+
+
+@pytest.fixture(scope="module")
+def case() -> Case:
+    return load_bundled_case()
+
+
+@pytest.fixture
+def game(case: Case) -> Game:
+    """Round 2 (E1-E8 read), two seats."""
+    game = Game(case)
+    game.start()
+    game.handle(", ".join(SEATS))
+    game.handle("next")
+    game.handle("yes")
+    return game
+
+
+def small_votes() -> RequestVotes:
+    return RequestVotes(
+        [
+            ("lies", features("which lies have we broken", None)),
+            ("lies", features("any lies busted", None)),
+            ("save", features("save our place", None)),
+            (TALK, features("pass the gravy please", None)),
+            (TALK, features("he lies about his golf", None)),
+        ]
+    )
+
+
+def test_features_are_stemmed_words_and_pairs_with_the_edges(case: Case) -> None:
+    game = Game(case)
+    said = features("Keld's answers for exhibit 7 again", game.classifier.names)
+    assert said[:5] == [NAME, "answer", "for", "exhibit", NUMBER]
+    assert f"^ {NAME}" in said and "again $" in said and f"exhibit {NUMBER}" in said
+
+
+def test_a_number_said_as_a_word_is_a_number() -> None:
+    assert features("exhibit seven", None)[:2] == features("exhibit 7", None)[:2] == ["exhibit", NUMBER]
+
+
+def test_the_vote_goes_to_the_command_whose_examples_share_the_words() -> None:
+    vote = small_votes().vote(features("have we busted any lies", None))
+    assert vote is not None and vote.command == "lies" and vote.margin > 0
+
+
+def test_no_vote_when_talk_is_likeliest() -> None:
+    assert small_votes().vote(features("pass the gravy", None)) is None
+
+
+def test_votes_need_examples_of_talk() -> None:
+    with pytest.raises(ValueError, match="talk"):
+        RequestVotes([("lies", ["lie"])])
+
+
+def test_an_examples_line_without_a_tab_is_refused() -> None:
+    with pytest.raises(SaidFormatError, match="x.tsv:2"):
+        parse_said("# a comment\nlies any lies yet\n", "x.tsv")
+
+
+def test_read_and_answers_examples_count_as_their_command() -> None:
+    said = parse_said("read E7\tcould we hear number 7\nanswers keld\twhat has the vicar said\n", "x.tsv")
+    assert [s.label for s in said] == ["read", "answers"]
+
+
+def test_the_engines_examples_hold_every_voted_command_and_talk() -> None:
+    scores = request_votes().scores(features("lies", None))
+    assert set(scores) == {*VOTED, TALK}
+
+
+@pytest.mark.parametrize(
+    ("said", "command"),
+    [
+        ("Any chance of the busted lies list?", Command.LIES),
+        ("Put a bookmark in it, we're off to bed.", Command.SAVE),
+        ("I've nothing worth asking, skip along.", Command.PASS),
+        ("We're stumped, put us out of our misery.", Command.GIVE_UP),
+    ],
+)
+def test_a_request_no_template_lists_is_its_command(game: Game, said: str, command: Command) -> None:
+    assert game.classifier.requested(said) is None  # no template or request has these words
+    message = game.preview(said)
+    assert message.kind is MessageKind.COMMAND and message.command is command
+
+
+def test_a_voted_answers_takes_the_one_suspect_named(game: Game) -> None:
+    message = game.preview("What has the curate come out with so far?")
+    assert message.command is Command.ANSWERS and message.suspect == "keld"
+
+
+def test_a_voted_answers_naming_two_suspects_is_no_command(game: Game) -> None:
+    message = game.preview("Keld and the butler, what have they come out with so far?")
+    assert message.command is None
+
+
+def test_a_voted_read_takes_the_one_number_said(game: Game) -> None:
+    assert game.classifier.requested("Item 4 one more go please") is None
+    message = game.preview("Item 4 one more go please")
+    assert message.command is Command.READ and message.exhibits == (4,)
+
+
+def test_a_voted_read_with_two_numbers_or_none_is_no_command(game: Game) -> None:
+    assert game.classifier.voted("Item 4 and item 6 one more go please") is None
+    assert game.classifier.voted("That 4th bit of evidence, one more go please") is None  # "4th" is no number said
+
+
+def test_a_voted_command_naming_a_suspect_is_the_table_talking_about_them(game: Game) -> None:
+    assert request_votes().vote(features("any chance of the busted lies list", None)) is not None
+    assert game.preview("Any chance of Keld's busted lies list?").kind is not MessageKind.COMMAND
+
+
+@pytest.mark.parametrize("said", ["Pass the sprouts, would you?", "Save me a mince pie, love.", "I reckon Thwaite did it."])
+def test_table_talk_with_a_commands_words_stays_talk(game: Game, said: str) -> None:
+    assert game.preview(said).kind is MessageKind.TABLE_TALK
+
+
+def test_a_vote_under_the_margin_is_no_command(game: Game) -> None:
+    said = "Please don't skip me."
+    vote = request_votes().vote(features(said, game.classifier.names))
+    assert vote is not None and vote.command == "pass" and 0 < vote.margin < MARGIN
+    assert game.preview(said).kind is MessageKind.TABLE_TALK
+
+
+def test_two_commands_near_alike_are_neither(game: Game) -> None:
+    said = "Could you read the bit heaven?"  # "read exhibit seven" heard wrong: read without its number, or statements?
+    vote = request_votes().vote(features(said, game.classifier.names))
+    assert vote is not None and vote.margin >= MARGIN and vote.lead < LEAD
+    assert game.classifier.voted(said) is None
+
+
+def test_a_word_after_a_negation_is_a_word_of_its_own() -> None:
+    said = features("don't skip me, I'm ready", None)
+    assert "~skip" in said and "skip" not in said and "readi" in said  # the comma ends the negation's reach
+
+
+def test_repeat_in_words_no_template_lists_is_the_voice_hosts_repeat(game: Game) -> None:
+    said = "Could you run that last bit past us once more?"
+    message = game.preview(said)
+    assert message.kind is MessageKind.TABLE_TALK  # the card has no repeat: the voice host's own
+    assert is_repeat_request(said, message)
+    assert not is_repeat_request("Pass the sprouts, would you?", game.preview("Pass the sprouts, would you?"))
