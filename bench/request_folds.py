@@ -22,12 +22,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import phrasings  # noqa: E402
-
 import engine.request_votes as votes  # noqa: E402
+from bench import phrasings  # noqa: E402
 from engine.grammar import grammar  # noqa: E402
 from engine.messages import COMMAND_WORDS  # noqa: E402
 from engine.request_votes import TALK, RequestVotes, features  # noqa: E402
@@ -72,7 +70,7 @@ def main() -> int:
     kept *= votes.KEPT_WEIGHT
 
     def label(item: phrasings.Item) -> str:
-        first = item.label.split()[0]
+        first: str = item.label.split()[0]
         return first if first in ("read", "answers") else item.label
 
     def wrong(outcome: phrasings.Outcome) -> bool:
