@@ -76,6 +76,7 @@ class Said:
 
     label: str
     text: str
+    argument: str | None = None  # read's exhibit number ("7"), answers' suspect key ("keld")
 
 
 @dataclass(frozen=True)
@@ -163,23 +164,40 @@ def parse_said(text: str, file: str, label: str | None = None) -> tuple[Said, ..
         fields = line.split("\t")
         if len(fields) != 2 or not all(field.strip() for field in fields):
             raise SaidFormatError(f"{file}:{number}: expected a label and what was said, tab-separated")
-        found.append(Said(label or _command_of(fields[0].strip()), fields[1].strip()))
+        command, argument = _command_of(fields[0].strip())
+        found.append(Said(label or command, fields[1].strip(), None if label else argument))
     return tuple(found)
 
 
-def _command_of(label: str) -> str:
-    """ "read E7" is `read`, "answers keld" is `answers`; the rest as written."""
-    first = label.split()[0]
-    return first if first in ("read", "answers") else label
+def _command_of(label: str) -> tuple[str, str | None]:
+    """ "read E7" is `read` of "7", "answers keld" is `answers` of "keld"; the rest as written."""
+    first, _, rest = label.partition(" ")
+    if first == "read":
+        return first, rest.removeprefix("E") or None
+    if first == "answers":
+        return first, rest or None
+    return label, None
+
+
+@cache
+def said_commands() -> tuple[Said, ...]:
+    """What tables said for each command (engine/said/commands.tsv), read once."""
+    return parse_said(COMMANDS_FILE.read_text(encoding="utf-8"), COMMANDS_FILE.name)
+
+
+@cache
+def examples_names() -> NameIndex:
+    """How the examples name the six: Hollin Fold's NAMES, for which they were written."""
+    return NameIndex(parse_public(EXAMPLES_CASE.read_text(encoding="utf-8")))
 
 
 @cache
 def request_votes() -> RequestVotes:
     """The votes of the engine's own examples (engine/said), counted once."""
-    names = NameIndex(parse_public(EXAMPLES_CASE.read_text(encoding="utf-8")))
+    names = examples_names()
     phrases = grammar()
     examples = (
-        *parse_said(COMMANDS_FILE.read_text(encoding="utf-8"), COMMANDS_FILE.name),
+        *said_commands(),
         *parse_said(TALK_FILE.read_text(encoding="utf-8"), TALK_FILE.name, label=TALK),
     )
     # The phrase grammar's own sentences that must stay what they are ("which of us is going to save the game"):

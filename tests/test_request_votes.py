@@ -86,7 +86,7 @@ def test_an_examples_line_without_a_tab_is_refused() -> None:
 
 def test_read_and_answers_examples_count_as_their_command() -> None:
     said = parse_said("read E7\tcould we hear number 7\nanswers keld\twhat has the vicar said\n", "x.tsv")
-    assert [s.label for s in said] == ["read", "answers"]
+    assert [(s.label, s.argument) for s in said] == [("read", "7"), ("answers", "keld")]
 
 
 def test_the_engines_examples_hold_every_voted_command_and_talk() -> None:

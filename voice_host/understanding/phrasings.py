@@ -8,12 +8,14 @@ cascade's phrased-command pass then scores them against the audio. Text only: no
 
 The phrasings are the `tests` of the grammar's command intents (engine/phrases.toml), with their
 exhibit, round and name slots written as `{exhibit}`, `{round}` and `{name}`: one change to the
-phrase file is one change here.
+phrase file is one change here; and what tables said for those commands (engine/said/commands.tsv,
+the request votes' examples), slots opened the same way, where the engine takes them as their command.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -21,6 +23,9 @@ from rapidfuzz import fuzz, process
 
 from engine.classify import QUESTION_WORDS
 from engine.grammar import Grammar, IntentKind, grammar
+from engine.names import NameIndex
+from engine.request_votes import Said, examples_names, said_commands, voted_command
+from voice_host.understanding.normalise import normalise
 
 # Commands a misheard phrasing may become. Not yes, no or give up (costly, or short enough that any
 # word sounds like them: the whole-command pass scores those said alone), nor a confrontation (costly,
@@ -116,10 +121,55 @@ def _both_citations(said: str) -> tuple[str, ...]:
     return (said,)
 
 
+def said_phrasings(said: Iterable[Said], names: NameIndex) -> tuple[CommandPhrasing, ...]:
+    """What tables said for the phrased commands (engine/said/commands.tsv), numbers as digits and the exhibit
+    or name of the label as its slot; a line whose label's number or name its words do not say is left out."""
+    found: list[CommandPhrasing] = []
+    for line in said:
+        if line.label not in PHRASED_COMMANDS:
+            continue
+        text = normalise(line.text)
+        slots: dict[str, str] = {}
+        if line.label == "read" and line.argument is not None:
+            slots["exhibit"] = line.argument
+        elif line.label == "answers":
+            mentions = [m for m in names.mentions(text) if m.suspect == line.argument]
+            if len(mentions) != 1:
+                continue
+            slots["name"] = text[mentions[0].start : mentions[0].end].lower()
+        opened = _open_slots(text, slots) if slots else text.lower()
+        if opened is None or (slots.get("exhibit") is not None and "{exhibit}" not in opened):
+            continue
+        opened = " ".join(re.sub(r"[^\w'{} ]+", " ", opened).split())  # punctuation gone, as in a key
+        if not _taken_as(opened, line.label, names):
+            continue
+        for way in _both_citations(opened):
+            found.append(CommandPhrasing(line.label, way, words_key(way)))
+    return tuple(found)
+
+
+_SAMPLE_FILLS = {"exhibit": "7", "round": "2", "name": "Keld"}  # Hollin Fold's: the examples' own case
+
+
+def _taken_as(opened: str, command: str, names: NameIndex) -> bool:
+    """Whether the phrasing, its slot filled, is that command to the engine's grammar or its request votes: a
+    candidate the engine would not take as its command is no use to score."""
+    filled = opened.format_map(_SAMPLE_FILLS)
+    match = grammar().match(filled)
+    if match is not None:
+        return match.intent.name == command or (command == "statements" and match.intent.name == "statements of a round")
+    vote = voted_command(filled, names)
+    return vote is not None and vote.command == command
+
+
 @cache
 def command_phrasings() -> tuple[CommandPhrasing, ...]:
-    """The phrase file's command phrasings (`phrasings_of` the shared grammar), made once."""
-    return phrasings_of(grammar())
+    """The phrase file's command phrasings (`phrasings_of` the shared grammar) and what tables said for them
+    (`said_phrasings`), made once."""
+    own = phrasings_of(grammar())
+    seen = {p.key for p in own}
+    said = [p for p in said_phrasings(said_commands(), examples_names()) if p.key not in seen]
+    return (*own, *dict.fromkeys(said))
 
 
 def nearest_phrasings(
