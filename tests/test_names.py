@@ -8,6 +8,7 @@ import pytest
 
 from voice_host.understanding.names import NamesMatcher, name_similarity
 from voice_host.understanding.normalise import CorrectionKind
+from voice_host.understanding.settings import NameThresholds
 
 
 @dataclass(frozen=True)
@@ -198,3 +199,26 @@ def test_similarity_hears_sound_as_well_as_spelling() -> None:
     assert name_similarity("killed", "Keld") > name_similarity("told", "Keld")
     assert name_similarity("ormeride", "Ormerod") > 0.9
     assert name_similarity("the", "Thwaite") < 0.64
+
+
+@pytest.mark.parametrize(
+    "said", ["Lauren, can you do the typing?", "Jess, it's your go after mine.", "So, Lauren, pass the gravy."]
+)
+def test_a_common_given_name_said_first_calls_someone_at_the_table(matcher: NamesMatcher, said: str) -> None:
+    corrected = matcher.correct(said)
+    assert corrected.text == said and not corrected.corrections
+
+
+@pytest.mark.parametrize(
+    ("said", "meant"),
+    [("Dwight, where were you?", "Thwaite, where were you?"), ("Mabel, where were you?", "Abel, where were you?")],
+)
+def test_a_given_name_that_sounds_like_a_suspects_is_still_corrected(matcher: NamesMatcher, said: str, meant: str) -> None:
+    assert matcher.correct(said).text == meant
+
+
+def test_a_given_name_in_another_name_slot_is_still_compared(matcher: NamesMatcher) -> None:
+    # Only the opening vocative calls someone at the table; "Ask X" names one of the six (and is confirmed).
+    assert matcher.correct("Ask Lauren where she was").text == "Ask Marsden where she was"
+    without = NamesMatcher(SUSPECTS, thresholds=NameThresholds(given_names=0))
+    assert without.correct("Lauren, any tea?").text == "Marsden, any tea?"

@@ -15,6 +15,8 @@ import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
+from importlib import resources
 from typing import Protocol
 
 import jellyfish
@@ -114,6 +116,17 @@ def name_similarity(heard: str, name: str) -> float:
     return min(1.0, (0.4 * spelling + 0.6 * sound + bonus) / 100)
 
 
+@cache
+def common_given_names(count: int) -> frozenset[str]:
+    """The `count` commonest given names of each of the US census's lists (the `names` package's 1990 data:
+    women's and men's), lowercased: the people a table talks to and about."""
+    found: set[str] = set()
+    for listing in ("dist.female.first", "dist.male.first"):
+        lines = resources.files("names").joinpath(listing).read_text(encoding="ascii").splitlines()
+        found.update(line.split()[0].lower() for line in lines[:count] if line.strip())
+    return frozenset(found)
+
+
 class NamesMatcher:
     """Corrects misheard names in a case's name slots; knows the case's aliases for lookups."""
 
@@ -149,6 +162,14 @@ class NamesMatcher:
             for alias in (*suspect.aliases, *name_words):
                 self._aliases.setdefault(alias.lower(), suspect.key)
         self._protected = frozenset(word.lower() for word in protected)
+        # The commonest given names that sound unlike every suspect's name: said first, before a comma, they
+        # call someone at the table ("Lauren, can you do the typing?"), not a suspect heard wrong.
+        own = {word for alias in self._aliases for word in alias.split()}
+        self._people = frozenset(
+            name
+            for name in common_given_names(thresholds.given_names) - own
+            if max((name_similarity(name, target.word) for target in self._targets), default=0.0) < thresholds.person_below
+        )
 
     @property
     def targets(self) -> tuple[NameTarget, ...]:
@@ -169,6 +190,7 @@ class NamesMatcher:
         clone.thresholds = self.thresholds
         clone.weights = self.weights
         clone._protected = self._protected | frozenset(word.lower() for word in words)
+        clone._people = self._people
         return clone
 
     def suspects_named(self, text: str) -> tuple[str, ...]:
@@ -258,6 +280,8 @@ class NamesMatcher:
                     skip_to = index + 2
                 continue
             if token.text == "@":
+                continue
+            if in_slot and lowered in self._people and self._calls_someone(text, tokens, index):
                 continue
             if self._never_a_name(lowered):
                 # A name split in two whose first half is a small word: "or Murad" -> Ormerod.
@@ -406,6 +430,12 @@ class NamesMatcher:
         """Whether two words in a row are one suspect's full name, exactly ("julius", "ormerod")."""
         full_names = {target.word.lower() for target in self._joined}
         return any(f"{first} {second}" in full_names for first, second in itertools.pairwise(words))
+
+    @staticmethod
+    def _calls_someone(text: str, tokens: Sequence[_Token], index: int) -> bool:
+        """Whether the word opens the message (after openers only) and a comma follows it: a vocative."""
+        opening = all(t.text.lower() in _OPENERS for t in tokens[:index])
+        return opening and text[tokens[index].end :].lstrip().startswith(",")
 
     def _never_a_name(self, lowered: str) -> bool:
         return (

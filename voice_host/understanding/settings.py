@@ -46,6 +46,12 @@ class NameThresholds:
     # A name run together or split in two ("Ablethweight", "or Murad") beats the one word's own
     # likeness only by more than this.
     span_margin: float = 0.05
+    # The commonest given names (this many of each of the census lists, `names.common_given_names`), said
+    # first before a comma, call someone at the table ("Lauren, can you do the typing?" is not Marsden)...
+    given_names: int = 1000
+    # ... unless they sound this much like a suspect's name or more ("Dwight" 0.78 for Thwaite, "Joe" 0.79
+    # for Joel, "Noel" 0.75; "Lauren" is 0.70 from Marsden, "Jess" 0.69 from Julius).
+    person_below: float = 0.75
 
 
 @dataclass(frozen=True)
