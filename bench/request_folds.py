@@ -2,12 +2,14 @@
 
     .venv/bin/python bench/request_folds.py [--folds 5] [--margins 4,6,8,10,12,15] [--leads 0] [--smoothing 0.3]
 
-The engine's examples (engine/said: commands.tsv without yes and no, and talk.tsv) are cut into seeded folds.
+The engine's examples (engine/said: commands.tsv without yes and no, talk.tsv and put_to.tsv) are cut into
+seeded folds.
 Each fold is held out in turn: the votes are counted from the other folds (and the phrase grammar's sentences
 that must stay as they are), and the fold's lines go through the Host's whole understanding, as
 bench/phrasings.py does, with those votes in place of the engine's own. Reported for each margin over talk
-and lead over the next command (`--margins`, `--leads`): the commands taken as meant, those taken as another
-command, and the talk the Host let be, beside the same lines with the votes off. This is where the margin,
+and lead over the next command (`--margins`, `--leads`): the commands taken as meant, the talk the Host let
+be and the questions and confrontations put to the six taken as meant, each with how many were taken as a
+command they are not, beside the same lines with the votes off. This is where the margin,
 the lead and the smoothing were chosen; the blind `test` sets of bench/phrasings.py say how the votes carry
 over to strangers' words.
 """
@@ -28,6 +30,7 @@ import engine.request_votes as votes  # noqa: E402
 from bench import phrasings  # noqa: E402
 from engine.grammar import grammar  # noqa: E402
 from engine.messages import COMMAND_WORDS  # noqa: E402
+from engine.names import NameIndex  # noqa: E402
 from engine.request_votes import TALK, RequestVotes, features  # noqa: E402
 from voice_host.loop.casefiles import load_bundled_case  # noqa: E402
 
@@ -51,59 +54,68 @@ def main() -> int:
     parser.add_argument("--margins", default="4,6,8,10,12,15", help="comma-separated margins to report")
     parser.add_argument("--leads", default=str(votes.LEAD), help="comma-separated leads over the next command")
     parser.add_argument("--smoothing", type=float, default=votes.SMOOTHING, help="added to every word count")
+    parser.add_argument(
+        "--put-to-class",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="count the questions and confrontations put to the six as a class of their own",
+    )
     parser.add_argument("--seed", type=int, default=1, help="how the examples are shuffled into folds")
     args = parser.parse_args()
     votes.SMOOTHING = args.smoothing
     margins = [(float(m), float(lead)) for m in args.margins.split(",") for lead in args.leads.split(",")]
 
-    items = [i for i in phrasings.read_items("commands", "tune") if i.label not in ("yes", "no")]
-    items += phrasings.read_items("talk", "tune")
+    commands = [i for i in phrasings.read_items("commands", "tune") if i.label not in ("yes", "no")]
+    items = [*commands, *phrasings.read_items("talk", "tune"), *phrasings.read_items("put_to", "tune")]
     order = list(range(len(items)))
     random.Random(args.seed).shuffle(order)
     folds = [order[k :: args.folds] for k in range(args.folds)]
-    names = load_bundled_case().public
-    from engine.names import NameIndex
-
-    index = NameIndex(names)
+    index = NameIndex(load_bundled_case().public)
     phrases = grammar()
     kept = [(TALK, features(s, index)) for s in (*phrases.requests.not_tests, *phrases.clauses.not_tests)]
     kept *= votes.KEPT_WEIGHT
 
+    def kind(item: phrasings.Item) -> str:
+        first: str = item.label.split()[0]
+        return "talk" if first == "talk" else "put to" if first in ("question", "confrontation") else "command"
+
     def label(item: phrasings.Item) -> str:
         first: str = item.label.split()[0]
+        if kind(item) == "put to":
+            return votes.PUT_TO
         return first if first in ("read", "answers") else item.label
 
-    def wrong(outcome: phrasings.Outcome) -> bool:
-        """Taken as another command than meant (or talk as a command): what the lead guards against."""
-        got = outcome.taken_as.split()[0]
-        return not outcome.right and got in COMMAND_WORDS
+    def as_command(outcome: phrasings.Outcome) -> bool:
+        """Taken as a command it is not (another command, or talk or a question as one)."""
+        return not outcome.right and outcome.taken_as.split()[0] in COMMAND_WORDS
 
-    right_off: list[tuple[bool, bool]] = []
-    right: dict[tuple[float, float], list[tuple[bool, bool]]] = {margin: [] for margin in margins}
-    talk = [items[i].label == "talk" for fold in folds for i in fold]
+    Scored = list[tuple[str, bool, bool]]  # kind, taken as meant, taken as a command it is not
+    off: Scored = []
+    on: dict[tuple[float, float], Scored] = {margin: [] for margin in margins}
     for fold in folds:
         held = set(fold)
-        counts = RequestVotes([*kept, *((label(items[i]), features(items[i].said, index)) for i in order if i not in held)])
+        trained = [i for i in order if i not in held and (args.put_to_class or kind(items[i]) != "put to")]
+        counts = RequestVotes([*kept, *((label(items[i]), features(items[i].said, index)) for i in trained)])
         lines = [items[i] for i in fold]
         with counted(None, math.inf, 0.0):
-            right_off += [(o.right, wrong(o)) for o in phrasings.run(lines)]
+            off += [(kind(o.item), o.right, as_command(o)) for o in phrasings.run(lines)]
         for margin, lead in margins:
             with counted(counts, margin, lead):
-                right[margin, lead] += [(o.right, wrong(o)) for o in phrasings.run(lines)]
+                on[margin, lead] += [(kind(o.item), o.right, as_command(o)) for o in phrasings.run(lines)]
 
-    def line(name: str, got: list[tuple[bool, bool]]) -> str:
-        commands = [r for (r, _), t in zip(got, talk, strict=True) if not t]
-        let_be = [r for (r, _), t in zip(got, talk, strict=True) if t]
-        wrongly = sum(w for (_, w), t in zip(got, talk, strict=True) if not t)
-        return (
-            f"{name:18} commands taken {sum(commands)}/{len(commands)} ({100 * sum(commands) / len(commands):.1f}%),"
-            f" {wrongly} as another command   talk let be {sum(let_be)}/{len(let_be)} ({100 * sum(let_be) / len(let_be):.1f}%)"
-        )
+    def line(name: str, got: Scored) -> str:
+        cells = []
+        for what in ("command", "talk", "put to"):
+            mine = [(right, wrong) for k, right, wrong in got if k == what]
+            taken = sum(right for right, _ in mine)
+            wrongly = sum(wrong for _, wrong in mine)
+            cells.append(f"{what} {taken}/{len(mine)} ({100 * taken / len(mine):.1f}%, {wrongly} as a command)")
+        return f"{name:18} " + "   ".join(cells)
 
-    print(f"{args.folds} folds of the engine's examples, smoothing {args.smoothing}")
-    print(line("votes off", right_off))  # the margin pair: over talk, over the next command
+    print(f"{args.folds} folds of the engine's examples, smoothing {args.smoothing}, put to a class: {args.put_to_class}")
+    print(line("votes off", off))
     for margin, lead in margins:
-        print(line(f"margin {margin:g} lead {lead:g}", right[margin, lead]))
+        print(line(f"margin {margin:g} lead {lead:g}", on[margin, lead]))
     return 0
 
 

@@ -11,7 +11,9 @@ from engine.request_votes import (
     LEAD,
     MARGIN,
     NAME,
+    NOT_COMMANDS,
     NUMBER,
+    PUT_TO,
     TALK,
     VOTED,
     RequestVotes,
@@ -89,9 +91,26 @@ def test_read_and_answers_examples_count_as_their_command() -> None:
     assert [(s.label, s.argument) for s in said] == [("read", "7"), ("answers", "keld")]
 
 
-def test_the_engines_examples_hold_every_voted_command_and_talk() -> None:
+def test_the_engines_examples_hold_every_voted_command_talk_and_what_is_put_to_the_six() -> None:
     scores = request_votes().scores(features("lies", None))
-    assert set(scores) == {*VOTED, TALK}
+    assert set(scores) == {*VOTED, *NOT_COMMANDS}
+
+
+def test_a_question_about_one_of_the_six_in_the_third_person_is_no_request_for_answers(game: Game) -> None:
+    said = "Might the nephew tell us what he saw in the yard?"
+    assert request_votes().vote(features(said, game.classifier.names)) is None  # put to him, not his answers
+    assert game.preview(said).kind is MessageKind.TABLE_TALK  # "Speak to one of the six by name to ask."
+
+
+def test_no_vote_when_what_is_put_to_the_six_is_likeliest() -> None:
+    votes = RequestVotes(
+        [
+            ("answers", features("what has xname said so far", None)),
+            (TALK, features("pass the gravy", None)),
+            (PUT_TO, features("could xname tell us what he saw", None)),
+        ]
+    )
+    assert votes.vote(features("could xname tell us what he heard", None)) is None
 
 
 @pytest.mark.parametrize(
