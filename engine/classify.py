@@ -146,6 +146,11 @@ _HOW_QUESTION = re.compile(
 _PUBLIC = frozenset({"lies", "read", "statements", "statements of a round", "answers", "give up"})
 # Besides rule 8's list, words that ask whether the table is right rather than for the answer.
 _CHECKING = re.compile(r"\b(?:whether|if|close|closer|right|correct|wrong|warm|warmer|near|nearly|almost)\b", re.IGNORECASE)
+_READS_PUBLIC = frozenset({"lies", "read", "statements", "answers"})  # the free commands that read out what is public
+# The lies as the broken lies' own list names them ("any lies busted yet"), never the ones still standing.
+_LIES_READ = re.compile(
+    r"\b(?:the|their|his|her|any|all) lies\b(?!\s+(?:are |is )?(?:still )?(?:standing|unbroken|left))", re.IGNORECASE
+)
 _RECAP = re.compile(r"\b(?:recap|summar(?:y|ise|ize)|sum up)\b", re.IGNORECASE)
 _SEALED = re.compile(
     r"\b(?:the (?:answer|solution|culprit)|who (?:did it|done it|is (?:the )?(?:killer|"
@@ -414,7 +419,9 @@ class Classifier:
         we've uncovered", "recap the statements"), or to hear the answer now ("can you just tell us who did
         it?": give up, which asks first): the free command, not the seal."""
         request = self._request(text)
-        if not request or request[0].said.intent.name not in _PUBLIC:
+        if not request:
+            return self._voted_public(text)
+        if request[0].said.intent.name not in _PUBLIC:
             return False
         # Only the object is rule 8's: "can you give us a hint about who did it" still asks for a hint.
         rest = " " + " ".join(words(text)) + " "
@@ -425,6 +432,16 @@ class Classifier:
             return not (_SEALED.search(rest) or self._who_killed_victim.search(rest) or _CHECKING.search(rest))
         # A recap of what is public is the free command ("recap the lies we've exposed").
         return not _SEALED.search(_RECAP.sub(" ", rest))
+
+    def _voted_public(self, text: str) -> bool:
+        """A message the request votes take for a read of what is public (the lies broken, the statements, an
+        exhibit, answers) whose only words on rule 8's list name what it reads ("Any lies busted yet, mate?"):
+        the free command. Never give up: its words are the seal's own, and a hint stays sealed."""
+        voted = self.voted(text)
+        if voted is None or voted.split()[0] not in _READS_PUBLIC:
+            return False
+        rest = _LIES_READ.sub(" ", _RECAP.sub(" ", text))
+        return not (_SEALED.search(rest) or self._who_killed_victim.search(rest))
 
     def _asks_for_command(self, text: str) -> bool:
         """A request that the Host do a free command ("Could you open the next round for us now?"), not a

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.case import Case
+from engine.classify import Action
 from engine.game import Game
 from engine.messages import Command, MessageKind
 from engine.request_votes import (
@@ -184,3 +185,16 @@ def test_repeat_in_words_no_template_lists_is_the_voice_hosts_repeat(game: Game)
     assert message.kind is MessageKind.TABLE_TALK  # the card has no repeat: the voice host's own
     assert is_repeat_request(said, message)
     assert not is_repeat_request("Pass the sprouts, would you?", game.preview("Pass the sprouts, would you?"))
+
+
+def test_a_voted_read_of_what_is_public_is_no_seal(game: Game) -> None:
+    # "any lies" is on rule 8's list; asked for as the broken lies in words no request lists, it is lies.
+    assert game.classifier.requested("Any lies busted yet, mate?") is None
+    assert game.decide("Any lies busted yet, mate?").action is Action.COMMAND
+
+
+@pytest.mark.parametrize(
+    "said", ["Are there any lies left?", "Any hints about the lies?", "Can you give us a hint about who did it?"]
+)
+def test_what_still_stands_or_a_hint_stays_sealed(game: Game, said: str) -> None:
+    assert game.decide(said).action is Action.SEALED
