@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from engine.case import Case
 from engine.classify import Action
 from engine.game import Game
 from engine.messages import Command, MessageKind
@@ -23,25 +22,17 @@ from engine.request_votes import (
     parse_said,
     request_votes,
 )
-from voice_host.loop.casefiles import load_bundled_case
+from tests.engine_support import hollin_case, seated, to_round
 from voice_host.loop.session import is_repeat_request
 
 SEATS = ("Ann", "Ben")
 
 
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return load_bundled_case()
-
-
 @pytest.fixture
-def game(case: Case) -> Game:
-    """Round 2 (E1-E8 read), two seats."""
-    game = Game(case)
-    game.start()
-    game.handle(", ".join(SEATS))
-    game.handle("next")
-    game.handle("yes")
+def game() -> Game:
+    """Hollin Fold in round 2 (E1-E8 read), two seats."""
+    game = seated(", ".join(SEATS), hollin_case())
+    to_round(game, 2)
     return game
 
 
@@ -57,8 +48,7 @@ def small_votes() -> RequestVotes:
     )
 
 
-def test_features_are_stemmed_words_and_pairs_with_the_edges(case: Case) -> None:
-    game = Game(case)
+def test_features_are_stemmed_words_and_pairs_with_the_edges(game: Game) -> None:
     said = features("Keld's answers for exhibit 7 again", game.classifier.names)
     assert said[:5] == [NAME, "answer", "for", "exhibit", NUMBER]
     assert f"^ {NAME}" in said and "again $" in said and f"exhibit {NUMBER}" in said
