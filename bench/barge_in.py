@@ -156,7 +156,7 @@ class Ears:
                 began = utterance.began_at or utterance.ended_at
                 found.append(Heard(began, utterance.ended_at, 0.0, "", "", False, False, False))
                 return
-            words = barge_words((heard.transcript, heard.text), heard.message, is_repeat_request(heard.text))
+            words = barge_words((heard.transcript, heard.text), heard.message, is_repeat_request(heard.text, heard.message))
             began = utterance.began_at if utterance.began_at is not None else utterance.ended_at
             found.append(
                 Heard(began, utterance.ended_at, timings[-1] if timings else 0.0, heard.transcript, heard.text,
