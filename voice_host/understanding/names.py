@@ -127,6 +127,17 @@ def common_given_names(count: int) -> frozenset[str]:
     return frozenset(found)
 
 
+@cache  # a case's matcher is made for every game and every test: its names are compared once
+def people_at_the_table(count: int, below: float, targets: tuple[str, ...], own: frozenset[str]) -> frozenset[str]:
+    """The commonest given names (`common_given_names(count)`) that are none of the case's own words (`own`) and are
+    less than `below` alike (`name_similarity`) to every name in `targets`."""
+    return frozenset(
+        name
+        for name in common_given_names(count) - own
+        if max((name_similarity(name, target) for target in targets), default=0.0) < below
+    )
+
+
 class NamesMatcher:
     """Corrects misheard names in a case's name slots; knows the case's aliases for lookups."""
 
@@ -164,12 +175,9 @@ class NamesMatcher:
         self._protected = frozenset(word.lower() for word in protected)
         # The commonest given names that sound unlike every suspect's name: said first, before a comma, they
         # call someone at the table ("Lauren, can you do the typing?"), not a suspect heard wrong.
-        own = {word for alias in self._aliases for word in alias.split()}
-        self._people = frozenset(
-            name
-            for name in common_given_names(thresholds.given_names) - own
-            if max((name_similarity(name, target.word) for target in self._targets), default=0.0) < thresholds.person_below
-        )
+        own = frozenset(word for alias in self._aliases for word in alias.split())
+        targets = tuple(target.word for target in self._targets)
+        self._people = people_at_the_table(thresholds.given_names, thresholds.person_below, targets, own)
 
     @property
     def targets(self) -> tuple[NameTarget, ...]:
