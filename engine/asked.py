@@ -20,6 +20,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
+from engine.text import tab_rows
+
 ASKED_FILE = "asked.sealed"
 DEFLECT = "DEFLECT"  # the label of a question no line of the suspect fits
 TUNE = "tune"  # the only split of a question set that is sealed as asked: `test` is held out
@@ -105,15 +107,11 @@ class AskedFormatError(ValueError):
 
 def parse_asked(text: str, file: str = ASKED_FILE) -> tuple[AskedQuestion, ...]:
     """The sealed asked questions: one `suspect<TAB>topic<TAB>question` a line; `#` lines are comments."""
-    asked: list[AskedQuestion] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        if len(fields) != 3 or not all(field.strip() for field in fields):
-            raise AskedFormatError(f"{file}:{number}: expected suspect, topic and question, tab-separated")
-        asked.append(AskedQuestion(*fields))
-    return tuple(asked)
+
+    def bad_row(number: int) -> AskedFormatError:
+        return AskedFormatError(f"{file}:{number}: expected suspect, topic and question, tab-separated")
+
+    return tuple(AskedQuestion(*fields) for fields in tab_rows(text, 3, bad_row))
 
 
 def format_asked(asked: Iterable[AskedQuestion]) -> str:

@@ -36,6 +36,7 @@ import snowballstemmer
 from engine.case import parse_public
 from engine.grammar import grammar
 from engine.names import NameIndex
+from engine.text import tab_rows
 
 SAID_DIR = Path(__file__).resolve().parent / "said"
 COMMANDS_FILE = SAID_DIR / "commands.tsv"
@@ -114,9 +115,8 @@ def features(text: str, names: NameIndex | None) -> list[str]:
 def _stem(word: str) -> str:
     if word.isdigit() or word in _NUMBER_WORDS:
         return NUMBER
-    if word.removesuffix("'s") in (NAME, NUMBER):
-        return word.removesuffix("'s")
-    return str(_STEMMER.stemWord(word.removesuffix("'s")))
+    bare = word.removesuffix("'s")
+    return bare if bare in (NAME, NUMBER) else str(_STEMMER.stemWord(bare))
 
 
 class RequestVotes:
@@ -163,13 +163,12 @@ class SaidFormatError(ValueError):
 
 def parse_said(text: str, file: str, label: str | None = None) -> tuple[Said, ...]:
     """One `label<TAB>said` a line (`#` lines are comments); `label` gives every line that label instead."""
+
+    def bad_row(number: int) -> SaidFormatError:
+        return SaidFormatError(f"{file}:{number}: expected a label and what was said, tab-separated")
+
     found: list[Said] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.startswith("#"):
-            continue
-        fields = line.split("\t")
-        if len(fields) != 2 or not all(field.strip() for field in fields):
-            raise SaidFormatError(f"{file}:{number}: expected a label and what was said, tab-separated")
+    for fields in tab_rows(text, 2, bad_row):
         command, argument = _command_of(fields[0].strip())
         found.append(Said(label or command, fields[1].strip(), None if label else argument))
     return tuple(found)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from functools import cache
 
 MAX_MESSAGE = 4000  # longer messages are cut: nobody says more than this in one breath
@@ -87,3 +88,15 @@ def find_phrase(haystack: list[str], phrase: list[str]) -> int | None:
         if haystack[start : start + len(phrase) - 1] == phrase[:-1] and haystack[start + len(phrase) - 1] in endings:
             return start
     return None
+
+
+def tab_rows(text: str, width: int, bad_row: Callable[[int], Exception]) -> Iterator[list[str]]:
+    """The fields of each line of a tab-separated data file (blank and `#` lines skipped); a line without exactly
+    `width` fields, each with something in it, raises `bad_row(line number)`."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.split("\t")
+        if len(fields) != width or not all(field.strip() for field in fields):
+            raise bad_row(number)
+        yield fields
