@@ -11,9 +11,9 @@ card-exact classifier (`Understander.understand`). Three sets, each with a `tune
   message is its label's command (`read E7` with exhibit 7, `answers keld` naming Keld), `repeat` when
   the voice host's own repeat rule takes it (`voice_host.loop.session.is_repeat_request`), and `lies`
   too when it is the state question about the lies broken (answered from the state, free);
-- `put_to` (bench/phrasings/put_to): questions and confrontations put to one of the six in a table's
-  own words; right when the message is a question to that suspect (`question keld`) or a confrontation
-  of that suspect with that exhibit (`confrontation keld E7`);
+- `put_to` (bench/phrasings/put_to; its tune is engine/said/put_to.tsv): questions and confrontations put
+  to one of the six in a table's own words; right when the message is a question to that suspect
+  (`question keld`) or a confrontation of that suspect with that exhibit (`confrontation keld E7`);
 - `talk` (bench/phrasings/talk; its tune is engine/said/talk.tsv): what a table says to itself ("pass the
   sprouts", "I reckon the butler did it"); right when the engine's decision is table talk (rule 8: the Host
   says nothing; "no thanks, I'm full" with nothing asked is that too) and the voice host does not repeat.
@@ -42,7 +42,7 @@ from voice_host.loop.session import is_repeat_request  # noqa: E402
 from voice_host.understanding.understand import Understander  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "phrasings"
-# The tune parts of `commands` and `talk` are the engine's own examples, which its request votes learn from.
+# The tune parts of `commands`, `talk` and `put_to` are the engine's own examples, which its request votes learn from.
 ENGINE_SAID = Path(__file__).resolve().parent.parent / "engine" / "said"
 
 
