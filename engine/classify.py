@@ -134,6 +134,13 @@ _READ = re.compile(
 _STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|in\s+)?(?:round\s+)?(\d{1,2}))?$", re.IGNORECASE)
 _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"(?<![\w:.])(\d{1,2})(?![\w:])")  # "number 4", not "10:30" or "4th"
+ORDINAL_WORDS = (
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth"
+).split()
+# An exhibit by its place ("the 7th exhibit", "the third clue"): the voice host writes "seventh" as "7th".
+_ORDINAL_EXHIBIT = re.compile(
+    r"\b(?:(\d{1,2})(?:st|nd|rd|th)|(" + "|".join(ORDINAL_WORDS) + r"))\s+(?:exhibit|clue|piece of evidence)\b", re.IGNORECASE
+)
 _SIMPLE = {c.value: c for c in (Command.LIES, Command.PASS, Command.NEXT, Command.SAVE, Command.GIVE_UP)}
 _ANSWER = {c.value: c for c in (Command.YES, Command.NO)}
 
@@ -145,12 +152,34 @@ _HOW_QUESTION = re.compile(
 # table has already heard or done, and give up, which asks first ("tell us who did it": the answer now).
 _PUBLIC = frozenset({"lies", "read", "statements", "statements of a round", "answers", "give up"})
 # Besides rule 8's list, words that ask whether the table is right rather than for the answer.
-_CHECKING = re.compile(r"\b(?:whether|if|close|closer|right|correct|wrong|warm|warmer|near|nearly|almost)\b", re.IGNORECASE)
+# "if" as courtesy ("if you don't mind", "I wonder if we could") checks nothing.
+_CHECKING = re.compile(
+    r"\b(?:whether|if(?! (?:you (?:don't|do not|wouldn't|would not) mind|that's|that is|possible|"
+    r"you (?:could|can|would|might|please)|we (?:could|can|might|may)))|"
+    r"close|closer|right|correct|wrong|warm|warmer|near|nearly|almost)\b",
+    re.IGNORECASE,
+)
+
+
+def _ordinal_exhibits(text: str) -> list[int]:
+    """The exhibits named by their place ("the 7th exhibit", "the third clue"), in order."""
+    return [
+        int(match.group(1)) if match.group(1) else ORDINAL_WORDS.index(match.group(2).lower()) + 1
+        for match in _ORDINAL_EXHIBIT.finditer(text)
+    ]
+
+
+# A clue with its number is an exhibit ("clue number 7", "that clue, E4"), never a hint.
+_CLUE = re.compile(r"\bclues?\b", re.IGNORECASE)
 _READS_PUBLIC = frozenset({"lies", "read", "statements", "answers"})  # the free commands that read out what is public
 # The lies as the broken lies' own list names them ("any lies busted yet"), never the ones still standing.
 _LIES_READ = re.compile(
-    r"\b(?:the|their|his|her|any|all) lies\b(?!\s+(?:are |is )?(?:still )?(?:standing|unbroken|left))", re.IGNORECASE
+    r"\b(?:(?:the|their|his|her|any|all) lies\b(?!\s+(?:are |is )?(?:still )?(?:standing|unbroken|left))|"
+    r"which lies (?=(?:we|we've|we have|have we|did we|you've|you have)\b))",
+    re.IGNORECASE,
 )
+# One suspect's answers ("the answers that Phoebe has given"), never the answer.
+_ANSWERS_READ = re.compile(r"\b(?:the|their|his|her|all) answers\b", re.IGNORECASE)
 _RECAP = re.compile(r"\b(?:recap|summar(?:y|ise|ize)|sum up)\b", re.IGNORECASE)
 _SEALED = re.compile(
     r"\b(?:the (?:answer|solution|culprit)|who (?:did it|done it|is (?:the )?(?:killer|"
@@ -171,6 +200,8 @@ _SEARCH = re.compile(
     r"open|feel|smell|touch|fingerprint|test|dust|have a look|take a look|pat)\b",
     re.IGNORECASE,
 )
+# Going to a round is no search of a place ("Let us go to the new round now.").
+_TO_A_ROUND = re.compile(r"\bgo (?:on )?(?:to|into) (?:the )?(?:next|new|following|last|final)? ?round\b", re.IGNORECASE)
 _SEARCH_ANYWHERE = re.compile(r"\b(?:search|examine|inspect)\b", re.IGNORECASE)
 _RULES_HINT = re.compile(r"\?|^(?:how|what|can|when|do|does|is|are|where|explain|rules?|remind)\b", re.IGNORECASE)
 # How an accusation opens (THE ACCUSATION rule 1's labels and filler); the voice host reads an
@@ -410,7 +441,11 @@ class Classifier:
         if mentions or self.names.redirects(text):
             return None
         if vote.command == "read":
-            cited = distinct(cited_exhibits(text)) or distinct([int(n) for n in _BARE_NUMBER.findall(text)])
+            cited = (
+                distinct(cited_exhibits(text))
+                or distinct(_ordinal_exhibits(text))
+                or distinct([int(n) for n in _BARE_NUMBER.findall(text)])
+            )
             return f"read E{cited[0]}" if len(cited) == 1 and 1 <= cited[0] <= EXHIBITS else None
         return vote.command
 
@@ -430,6 +465,8 @@ class Classifier:
         if request[0].said.intent.name == "give up":
             # "tell us whether we're close to the answer" checks a theory: sealed, not the answer now.
             return not (_SEALED.search(rest) or self._who_killed_victim.search(rest) or _CHECKING.search(rest))
+        if request[0].said.intent.name == "read":
+            rest = _CLUE.sub(" ", rest)  # the exhibit read is said with its number: a clue, not a hint
         # A recap of what is public is the free command ("recap the lies we've exposed").
         return not _SEALED.search(_RECAP.sub(" ", rest))
 
@@ -441,6 +478,10 @@ class Classifier:
         if voted is None or voted.split()[0] not in _READS_PUBLIC:
             return False
         rest = _LIES_READ.sub(" ", _RECAP.sub(" ", text))
+        if voted.startswith("read "):
+            rest = _CLUE.sub(" ", rest)  # the exhibit read is said with its number: a clue, not a hint
+        if voted.startswith("answers "):
+            rest = _ANSWERS_READ.sub(" ", rest)
         return not (_SEALED.search(rest) or self._who_killed_victim.search(rest))
 
     def _asks_for_command(self, text: str) -> bool:
@@ -523,7 +564,7 @@ class Classifier:
             sealed = _SEALED.search(text) or self._who_killed_victim.search(text)
             if sealed and not self._asks_for_public(text):
                 return Decision(Action.SEALED, self._msg(MessageKind.OTHER, text))
-            if _SEARCH.match(text) or _SEARCH_ANYWHERE.search(text):
+            if (_SEARCH.match(text) or _SEARCH_ANYWHERE.search(text)) and not _TO_A_ROUND.search(text):
                 return Decision(Action.NOTHING_SEARCHED, self._msg(MessageKind.OTHER, text))
             passage = self._rules_passage(text)
             if passage is not None and not self._asks_for_command(text):

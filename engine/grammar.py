@@ -427,13 +427,14 @@ class Grammar:
             return None  # no command, or two different ones: nothing is meant here
         said = found[0]
         refusing = said.card_message == "no"
-        if all(self._only_around(clause, refusing) and neutral(clause) for clause in others):
+        if all(self._only_around(clause, refusing, said.meaning) and neutral(clause) for clause in others):
             return said
         return None
 
-    def _only_around(self, clause: str, refusing: bool = False) -> bool:
+    def _only_around(self, clause: str, refusing: bool = False, meaning: str | None = None) -> bool:
         """Whether a clause beside a command is only courtesy or a reason ([clauses]): short, no number, no
-        refusal (unless the command is no), asking for nothing else."""
+        refusal (unless the command is no), asking for nothing else. A clause that asks only for the command's
+        own objects agrees with it ("We're giving up, what's the solution?": the answer is give up's)."""
         tokens = words(clause)
         if len(tokens) > self.clauses.max_clause_words or any(c.isdigit() for c in clause):
             return False
@@ -444,8 +445,11 @@ class Grammar:
         opening_hit = next((hit for p in self._openings if (hit := p.match(said_words))), None)
         # "Julius Ormerod's answers, read them back": a verb and pronouns only go on with the command.
         asks_more = opening_hit is not None and bool(set(said_words[opening_hit.end() :].split()) - _GOING_ON)
+        objects = list(self._objects_in(said_words))
+        if objects and meaning is not None and all(found.said.meaning == meaning for found in objects):
+            return True
         # A clause that asks for something else ("Go on, read out the lies") is more than courtesy.
-        return not asks_more and next(self._objects_in(said_words), None) is None
+        return not asks_more and not objects
 
     def requested(self, text: str, accept: Callable[[RequestMatch], bool] = lambda _: True) -> IntentMatch | None:
         """The command a short request asks for in words no template lists ("Can you read out exhibit 7

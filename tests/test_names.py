@@ -120,6 +120,8 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "Here, hold this.",  # a word like a role opening no question
         "The waits answers were odd.",
         "Remind me what the reverend told us.",  # a title after "the" is the role: "told" is no surname
+        "Pardon, what was that?",  # asks again: no "Parson"
+        "Righto, let's crack on to the next round.",  # an opener: no "Ruddock"
     ],
 )
 def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) -> None:

@@ -184,7 +184,29 @@ def test_a_voted_read_of_what_is_public_is_no_seal(game: Game) -> None:
 
 
 @pytest.mark.parametrize(
-    "said", ["Are there any lies left?", "Any hints about the lies?", "Can you give us a hint about who did it?"]
+    ("said", "meant"),
+    [
+        ("Can we have clue number 11 read out again?", "read E11"),  # a clue with its number is that exhibit
+        ("Read the twelfth exhibit again, would you.", "read E12"),  # an exhibit by its place
+        ("Please say which lies we found until now.", "lies"),  # the broken lies, not which still stand
+        ("Please list for us the answers that Phoebe has given until now.", "answers Phoebe"),  # not the answer
+    ],
+)
+def test_a_read_of_what_is_public_in_the_seals_words(game: Game, said: str, meant: str) -> None:
+    decision = game.decide(said)
+    assert decision.action is not Action.SEALED
+    assert game.classifier.voted(said) == meant
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Are there any lies left?",
+        "Any hints about the lies?",
+        "Can you give us a hint about who did it?",
+        "Can you give us a clue?",
+        "Which lies is Joel still telling?",
+    ],
 )
 def test_what_still_stands_or_a_hint_stays_sealed(game: Game, said: str) -> None:
     assert game.decide(said).action is Action.SEALED

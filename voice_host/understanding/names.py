@@ -74,7 +74,7 @@ _STOP_WORDS = frozenset(
     why how which whether if about for to of in on at by with from and or but not no yes is was were
     are be been being did do does done had has have can could would should will shall may might must
     you your yours we us our me my i again please just also too very""".split()
-)
+) | {"pardon"}  # "Pardon, what was that?" asks again; it is no "Parson"
 _YOU = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 # "Walk us through your evening, Joel.": asking for an account, as a question word does.
 _THROUGH = re.compile(r"^\W*(?:walk|talk|run|take)\s+(?:us|me)\s+through\b", re.IGNORECASE)
