@@ -28,6 +28,11 @@ NUMBER_WORDS = (
     "one", "two", "three", "four", "five", "six", "seven", "eight",
     "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
 )  # fmt: skip
+# Their ordinals: an exhibit by its place ("the seventh exhibit").
+ORDINAL_WORDS = (
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+    "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth",
+)  # fmt: skip
 
 
 class CaseError(Exception):

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, replace
 from enum import Enum, auto
 
-from engine.case import Case, RulePassage
+from engine.case import ORDINAL_WORDS, Case, RulePassage
 from engine.exhibits import cited_exhibits, distinct
 from engine.grammar import IntentKind, IntentMatch, RequestMatch, StateQuestion, grammar, phrases
 from engine.messages import COMMAND_WORDS, Command, Message, MessageKind
@@ -134,9 +134,6 @@ _READ = re.compile(
 _STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|in\s+)?(?:round\s+)?(\d{1,2}))?$", re.IGNORECASE)
 _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"(?<![\w:.])(\d{1,2})(?![\w:])")  # "number 4", not "10:30" or "4th"
-ORDINAL_WORDS = (
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth sixteenth"
-).split()
 # An exhibit by its place ("the 7th exhibit", "the third clue"): the voice host writes "seventh" as "7th".
 _ORDINAL_EXHIBIT = re.compile(
     r"\b(?:(\d{1,2})(?:st|nd|rd|th)|(" + "|".join(ORDINAL_WORDS) + r"))\s+(?:exhibit|clue|piece of evidence)\b", re.IGNORECASE
@@ -159,15 +156,6 @@ _CHECKING = re.compile(
     r"close|closer|right|correct|wrong|warm|warmer|near|nearly|almost)\b",
     re.IGNORECASE,
 )
-
-
-def _ordinal_exhibits(text: str) -> list[int]:
-    """The exhibits named by their place ("the 7th exhibit", "the third clue"), in order."""
-    return [
-        int(match.group(1)) if match.group(1) else ORDINAL_WORDS.index(match.group(2).lower()) + 1
-        for match in _ORDINAL_EXHIBIT.finditer(text)
-    ]
-
 
 # A clue with its number is an exhibit ("clue number 7", "that clue, E4"), never a hint.
 _CLUE = re.compile(r"\bclues?\b", re.IGNORECASE)
@@ -193,15 +181,15 @@ _SEALED = re.compile(
     r"am i (?:right|close|correct)|is (?:it|that) (?:right|correct)|were we right|(?:the|his|her|their|a|\w+'s) files?\b)",
     re.IGNORECASE,
 )
+# To search, examine or be shown anything (rule 2); going to a round is no place ("Let us go to the new round now.").
 _SEARCH = re.compile(
     r"^(?:(?:can|could|may) (?:i|we)\s+|let (?:me|us)\s+|let's\s+|(?:we|i) (?:want to|"
     r"would like to|'d like to|wanna)\s+|please\s+)?"
-    r"(?:search|examine|inspect|look (?:at|in|into|under|around|through|for)|check|see|show (?:me|us)|go (?:to|into|up|down|in)|"
+    r"(?:search|examine|inspect|look (?:at|in|into|under|around|through|for)|check|see|show (?:me|us)|go (?:to|into|up|down|in)\b"
+    r"(?! (?:the )?(?:(?:next|new|following|last|final) )?round\b)|"
     r"open|feel|smell|touch|fingerprint|test|dust|have a look|take a look|pat)\b",
     re.IGNORECASE,
 )
-# Going to a round is no search of a place ("Let us go to the new round now.").
-_TO_A_ROUND = re.compile(r"\bgo (?:on )?(?:to|into) (?:the )?(?:next|new|following|last|final)? ?round\b", re.IGNORECASE)
 _SEARCH_ANYWHERE = re.compile(r"\b(?:search|examine|inspect)\b", re.IGNORECASE)
 _RULES_HINT = re.compile(r"\?|^(?:how|what|can|when|do|does|is|are|where|explain|rules?|remind)\b", re.IGNORECASE)
 # How an accusation opens (THE ACCUSATION rule 1's labels and filler); the voice host reads an
@@ -235,6 +223,14 @@ _LATE = re.compile(
     re.IGNORECASE,
 )
 _CLOSING = re.compile(r"[\s,.;:-]*(?:are we right|is that it|is that right|right)\s*\?\s*$", re.IGNORECASE)
+
+
+def _ordinal_exhibits(text: str) -> list[int]:
+    """The exhibits named by their place ("the 7th exhibit", "the third clue"), in order."""
+    return [
+        int(match.group(1)) if match.group(1) else ORDINAL_WORDS.index(match.group(2).lower()) + 1
+        for match in _ORDINAL_EXHIBIT.finditer(text)
+    ]
 
 
 @dataclass(frozen=True)
@@ -564,7 +560,7 @@ class Classifier:
             sealed = _SEALED.search(text) or self._who_killed_victim.search(text)
             if sealed and not self._asks_for_public(text):
                 return Decision(Action.SEALED, self._msg(MessageKind.OTHER, text))
-            if (_SEARCH.match(text) or _SEARCH_ANYWHERE.search(text)) and not _TO_A_ROUND.search(text):
+            if _SEARCH.match(text) or _SEARCH_ANYWHERE.search(text):
                 return Decision(Action.NOTHING_SEARCHED, self._msg(MessageKind.OTHER, text))
             passage = self._rules_passage(text)
             if passage is not None and not self._asks_for_command(text):

@@ -445,11 +445,12 @@ class Grammar:
         opening_hit = next((hit for p in self._openings if (hit := p.match(said_words))), None)
         # "Julius Ormerod's answers, read them back": a verb and pronouns only go on with the command.
         asks_more = opening_hit is not None and bool(set(said_words[opening_hit.end() :].split()) - _GOING_ON)
-        objects = list(self._objects_in(said_words))
-        if objects and meaning is not None and all(found.said.meaning == meaning for found in objects):
-            return True
+        objects = self._objects_in(said_words)
+        first = next(objects, None)
+        if first is None:
+            return not asks_more
         # A clause that asks for something else ("Go on, read out the lies") is more than courtesy.
-        return not asks_more and not objects
+        return meaning is not None and all(found.said.meaning == meaning for found in (first, *objects))
 
     def requested(self, text: str, accept: Callable[[RequestMatch], bool] = lambda _: True) -> IntentMatch | None:
         """The command a short request asks for in words no template lists ("Can you read out exhibit 7

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import snowballstemmer
 
-from engine.case import parse_public
+from engine.case import NUMBER_WORDS, ORDINAL_WORDS, parse_public
 from engine.grammar import grammar
 from engine.names import NameIndex
 from engine.text import tab_rows
@@ -68,11 +68,7 @@ _WORD = re.compile(r"[a-z0-9']+")
 _CLAUSE = re.compile(r"[,.;:!?]|\s[-\u2013\u2014]\s")  # a negation reaches the end of its clause
 _CITED = re.compile(r"(?:\be|#)(\d+)\b")
 # Numbers said as words count as numbers: typed "exhibit seven" and heard "exhibit 7" are one example.
-_NUMBER_WORDS = frozenset(
-    "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen first second"
-    " third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth fifteenth"
-    " sixteenth".split()
-)
+_NUMBER_WORDS = frozenset((*NUMBER_WORDS, *ORDINAL_WORDS))
 
 
 @dataclass(frozen=True)
