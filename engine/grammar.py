@@ -26,6 +26,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from engine.exhibits import NUMERAL, numeral_value
 from engine.text import words
 
 PHRASES_FILE = Path(__file__).with_name("phrases.toml")
@@ -180,7 +181,7 @@ class SlotList:
     def pattern(self, group: str, possessive: bool) -> str:
         end = "'s " if possessive else " "
         if self.kind is ListKind.EXHIBIT:
-            return rf"(?:exhibit (?:number )?|number |e )?e?(?P<{group}>\d{{1,3}}){end}"
+            return rf"(?:exhibit (?:number )?|number |e )?e?(?P<{group}>{NUMERAL}){end}"
         if self.kind is ListKind.WILDCARD:
             return rf"(?P<{group}>(?:\S+ ){{0,4}}?[^\s']+){end}"
         phrases = sorted(self.values, key=len, reverse=True)
@@ -195,7 +196,7 @@ class SlotList:
         if self.kind is ListKind.VALUES:
             return self.values[said]
         if self.kind is ListKind.EXHIBIT:
-            return str(int(said))
+            return str(numeral_value(said))
         return said
 
 

@@ -40,6 +40,7 @@ def at_accusation(case: Case | None = None) -> Game:
         ("Final answer: Cole. He wanted the booth, and Bram was at the tent", "Cole Finch", "none"),
         ("The killer is Bram - proof E5; E7 (and Ada)", "Bram Oakes", "E5, E7"),
         ("E10–13 point to Bram, are we right?", "Bram Oakes", "E10, E13"),
+        ("We accuse Bram: exhibits seven, ten and fourteen", "Bram Oakes", "E7, E10, E14"),  # numbers as words
     ],
 )
 def test_the_accusation_is_parsed_by_the_cards_steps(message: str, name: str, exhibits: str) -> None:

@@ -197,6 +197,31 @@ def test_clock_times_never_cite_exhibits() -> None:
     assert taken.kind is MessageKind.QUESTION and taken.exhibits == ()
 
 
+@pytest.mark.parametrize(
+    ("message", "kind", "exhibits"),
+    [
+        ("read exhibit three", MessageKind.COMMAND, (3,)),
+        ("could you read exhibit two for us", MessageKind.COMMAND, (2,)),
+        ("read E three", MessageKind.COMMAND, (3,)),
+        ("Confront Ada with exhibit three", MessageKind.CONFRONTATION, (3,)),
+        ("Ada, explain exhibit one.", MessageKind.CONFRONTATION, (1,)),
+    ],
+)
+def test_a_number_typed_as_a_word_cites_as_spoken(message: str, kind: MessageKind, exhibits: tuple[int, ...]) -> None:
+    # Speech writes "exhibit three" as E3 before the classifier; typed, the same words cite the same exhibit.
+    taken = seated().preview(message)
+    assert (taken.kind, taken.exhibits) == (kind, exhibits)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Ada, where were you at eight?", "Ada, did you see anyone at the booth?", "Ada, eight of us saw you by the booth: why?"],
+)
+def test_a_number_word_without_a_citation_word_cites_nothing(message: str) -> None:
+    taken = seated().preview(message)
+    assert taken.kind is MessageKind.QUESTION and taken.exhibits == ()
+
+
 def test_rule_6_a_message_to_a_suspect_that_asks_nothing_is_table_talk() -> None:
     game = seated()
     assert game.preview("Ada, nice skates.").kind is MessageKind.TABLE_TALK
