@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from enum import Enum, auto
 
 from engine.case import ORDINAL_WORDS, Case, RulePassage
-from engine.exhibits import cited_exhibits, distinct
+from engine.exhibits import NUMERAL, cited_exhibits, distinct, numeral_value
 from engine.grammar import IntentKind, IntentMatch, RequestMatch, StateQuestion, grammar, phrases
 from engine.messages import COMMAND_WORDS, Command, Message, MessageKind
 from engine.names import NameIndex
@@ -131,6 +131,13 @@ _READ = re.compile(
     r"^(?:re-?read|read(?: out)?|read (?:us|me))\s+(?:again\s+)?(?:(?:exhibit|number)\s+|e\s?-?\s?|#)?(\d{1,3})(?:\s+again)?$",
     re.IGNORECASE,
 )
+# Several exhibits read in one message ("read E3 and E4", "read exhibits 3, 4 and 7"): each in turn.
+_READ_LIST = re.compile(
+    r"^(?:re-?read|read(?: out)?|read (?:us|me))\s+(?:again\s+)?(?:exhibits?\s+)?"
+    rf"((?:(?:E\s?-?\s?|#)?{NUMERAL}\s*(?:,\s*(?:and\s+)?|and\s+|&\s*))+(?:E\s?-?\s?|#)?{NUMERAL})(?:\s+again)?$",
+    re.IGNORECASE,
+)
+_NUMERAL = re.compile(NUMERAL, re.IGNORECASE)
 _STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|in\s+)?(?:round\s+)?(\d{1,2}))?$", re.IGNORECASE)
 _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"(?<![\w:.])(\d{1,2})(?![\w:])")  # "number 4", not "10:30" or "4th"
@@ -437,11 +444,10 @@ class Classifier:
         if mentions or self.names.redirects(text):
             return None
         if vote.command == "read":
-            cited = (
-                distinct(cited_exhibits(text))
-                or distinct(_ordinal_exhibits(text))
-                or distinct([int(n) for n in _BARE_NUMBER.findall(text)])
-            )
+            citations = distinct(cited_exhibits(text))
+            if len(citations) > 1:  # several cited as exhibits ("exhibits 3 and 4"): each read in turn
+                return "read " + " and ".join(f"E{n}" for n in citations)
+            cited = citations or distinct(_ordinal_exhibits(text)) or distinct([int(n) for n in _BARE_NUMBER.findall(text)])
             return f"read E{cited[0]}" if len(cited) == 1 and 1 <= cited[0] <= EXHIBITS else None
         return vote.command
 
@@ -526,6 +532,17 @@ class Classifier:
                 number,
                 s,
             )
+        read_list = _READ_LIST.match(bare)
+        if read_list:
+            numbers = tuple(distinct([numeral_value(n) for n in _NUMERAL.findall(read_list.group(1))]))
+            if len(numbers) == 1:
+                return self._exhibit_check(
+                    Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.READ, exhibits=numbers)),
+                    numbers[0],
+                    s,
+                )
+            # Each is read, refused or told to wait in its turn (the game); reading costs nothing.
+            return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.READ, exhibits=numbers))
         statements = _STATEMENTS.match(bare)
         if statements:
             round_number = int(statements.group(1)) if statements.group(1) else None

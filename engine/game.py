@@ -16,7 +16,7 @@ from engine.grammar import StateQuestion
 from engine.ledger import FullState, full_state, full_state_of, ledger_line
 from engine.messages import Command, Message
 from engine.replies import PartKind, Reply, ReplyPart
-from engine.rules import EXHIBITS_PER_ROUND, QUESTIONS_PER_ROUND, ROUNDS
+from engine.rules import EXHIBITS, EXHIBITS_PER_ROUND, QUESTIONS_PER_ROUND, ROUNDS
 from engine.save import SaveBlock
 from engine.scoring import PAR, grade
 from engine.state import Accusation, GameState, Phase
@@ -286,8 +286,13 @@ class Game:
             else:
                 self._save_part()
         elif command is Command.READ:
-            assert d.exhibit is not None
-            self._exhibit(d.exhibit)
+            for number in d.message.exhibits:  # one, or several in turn ("read E3 and E4")
+                if not 1 <= number <= EXHIBITS:
+                    self._system(NO_SUCH_EXHIBIT)
+                elif number not in t.exhibits_read:
+                    self._system(NOT_YET)
+                else:
+                    self._exhibit(number)
         elif command is Command.STATEMENTS:
             number = d.command_round or t.round
             if not 1 <= number <= ROUNDS:
