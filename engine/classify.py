@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from enum import Enum, auto
 
 from engine.case import ORDINAL_WORDS, Case, RulePassage
-from engine.exhibits import NUMERAL, cited_exhibits, distinct, numeral_value
+from engine.exhibits import NUMERAL, cited_exhibits, distinct, numerals
 from engine.grammar import IntentKind, IntentMatch, RequestMatch, StateQuestion, grammar, phrases
 from engine.messages import COMMAND_WORDS, Command, Message, MessageKind
 from engine.names import NameIndex
@@ -137,7 +137,6 @@ _READ_LIST = re.compile(
     rf"((?:(?:E\s?-?\s?|#)?{NUMERAL}\s*(?:,\s*(?:and\s+)?|and\s+|&\s*))+(?:E\s?-?\s?|#)?{NUMERAL})(?:\s+again)?$",
     re.IGNORECASE,
 )
-_NUMERAL = re.compile(NUMERAL, re.IGNORECASE)
 _STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|in\s+)?(?:round\s+)?(\d{1,2}))?$", re.IGNORECASE)
 _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"(?<![\w:.])(\d{1,2})(?![\w:])")  # "number 4", not "10:30" or "4th"
@@ -524,25 +523,10 @@ class Classifier:
             return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=simple, costly=costly))
         read = _READ.match(bare)
         if read:
-            number = int(read.group(1))
-            return self._exhibit_check(
-                Decision(
-                    Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.READ, exhibits=(number,)), exhibit=number
-                ),
-                number,
-                s,
-            )
+            return self._read(bare, (int(read.group(1)),), s)
         read_list = _READ_LIST.match(bare)
         if read_list:
-            numbers = tuple(distinct([numeral_value(n) for n in _NUMERAL.findall(read_list.group(1))]))
-            if len(numbers) == 1:
-                return self._exhibit_check(
-                    Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.READ, exhibits=numbers)),
-                    numbers[0],
-                    s,
-                )
-            # Each is read, refused or told to wait in its turn (the game); reading costs nothing.
-            return Decision(Action.COMMAND, self._msg(MessageKind.COMMAND, bare, command=Command.READ, exhibits=numbers))
+            return self._read(bare, tuple(distinct(numerals(read_list.group(1)))), s)
         statements = _STATEMENTS.match(bare)
         if statements:
             round_number = int(statements.group(1)) if statements.group(1) else None
@@ -563,6 +547,13 @@ class Classifier:
         if answer is not None:  # yes or no with nothing waiting for one
             return Decision(Action.TABLE_TALK, self._msg(MessageKind.COMMAND, bare, command=answer))
         return None
+
+    def _read(self, bare: str, numbers: tuple[int, ...], s: Situation) -> Decision:
+        """Read E{n}; several numbers ("read E3 and E4") are each read, refused or told to wait in turn (the game)."""
+        message = self._msg(MessageKind.COMMAND, bare, command=Command.READ, exhibits=numbers)
+        if len(numbers) == 1:
+            return self._exhibit_check(Decision(Action.COMMAND, message, exhibit=numbers[0]), numbers[0], s)
+        return Decision(Action.COMMAND, message)
 
     def _exhibit_check(self, decision: Decision, number: int, s: Situation) -> Decision:
         free = replace(decision.message, costly=False)  # refused exhibits cost nothing

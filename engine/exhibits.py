@@ -39,6 +39,11 @@ def numeral_value(said: str) -> int:
     return int(said) if said.isdigit() else NUMBER_WORDS.index(said.lower()) + 1
 
 
+def numerals(text: str) -> list[int]:
+    """The value of every numeral in the text, in order (digits or number words; no citation word needed)."""
+    return [numeral_value(match.group()) for match in _NUMBER.finditer(text)]
+
+
 def cited_exhibits(text: str) -> list[int]:
     """Every exhibit number cited, in order of appearance (repeats kept; callers dedupe)."""
     found: list[tuple[int, int]] = []
