@@ -127,13 +127,14 @@ def _alternation(phrases_: tuple[str, ...]) -> str:
 # A reply that agrees ("yes, lock it", "correct: Thwaite") starts with one of the grammar's yes phrases.
 _AGREE = re.compile(rf"^(?:{_alternation(phrases('yes'))})(?=\W|$)", re.IGNORECASE)
 _NO = re.compile(rf"^(?:{_alternation(phrases('no'))})(?=\W|$)", re.IGNORECASE)
+_READ_VERB = r"^(?:re-?read|read(?: out)?|read (?:us|me))\s+(?:again\s+)?"
 _READ = re.compile(
-    r"^(?:re-?read|read(?: out)?|read (?:us|me))\s+(?:again\s+)?(?:(?:exhibit|number)\s+|e\s?-?\s?|#)?(\d{1,3})(?:\s+again)?$",
+    _READ_VERB + r"(?:(?:exhibit|number)\s+|e\s?-?\s?|#)?(\d{1,3})(?:\s+again)?$",
     re.IGNORECASE,
 )
 # Several exhibits read in one message ("read E3 and E4", "read exhibits 3, 4 and 7"): each in turn.
 _READ_LIST = re.compile(
-    r"^(?:re-?read|read(?: out)?|read (?:us|me))\s+(?:again\s+)?(?:exhibits?\s+)?"
+    _READ_VERB + r"(?:exhibits?\s+)?"
     rf"((?:(?:E\s?-?\s?|#)?{NUMERAL}\s*(?:,\s*(?:and\s+)?|and\s+|&\s*))+(?:E\s?-?\s?|#)?{NUMERAL})(?:\s+again)?$",
     re.IGNORECASE,
 )

@@ -57,7 +57,6 @@ def test_rule_1_read_unread_and_out_of_range_exhibits() -> None:
     ]
 
 
-
 @pytest.mark.parametrize("message", ["read E3 and E1", "read exhibits 3 and 1", "Could you read exhibits three and one again?"])
 def test_several_exhibits_asked_for_at_once_are_read_in_turn_free(message: str) -> None:
     game = seated()
@@ -71,6 +70,7 @@ def test_several_exhibits_read_at_once_refuse_each_one_that_cannot_be_read() -> 
     reply = game.handle("read E2, E9 and E17")
     assert [p.exhibit for p in reply.parts if p.exhibit] == [2]
     assert system_lines(reply) == ["That evidence has not come in yet.", "There are sixteen exhibits."]
+
 
 def test_give_up_asks_first() -> None:
     game = seated()
