@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from enum import Enum, auto
 
 from engine.case import ORDINAL_WORDS, Case, RulePassage
-from engine.exhibits import NUMERAL, cited_exhibits, distinct, numerals
+from engine.exhibits import NUMERAL, cited_exhibits, distinct, numeral_value, numerals
 from engine.grammar import IntentKind, IntentMatch, RequestMatch, StateQuestion, grammar, phrases
 from engine.messages import COMMAND_WORDS, Command, Message, MessageKind
 from engine.names import NameIndex
@@ -141,6 +141,8 @@ _READ_LIST = re.compile(
 _STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|in\s+)?(?:round\s+)?(\d{1,2}))?$", re.IGNORECASE)
 _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"(?<![\w:.])(\d{1,2})(?![\w:])")  # "number 4", not "10:30" or "4th"
+# A number word is only a number after "number" ("clue number eleven"): bare, "one" and "two" are everyday words.
+_NUMBER_WORD = re.compile(rf"\bnumber\s+({NUMERAL})(?![\w:])", re.IGNORECASE)
 # An exhibit by its place ("the 7th exhibit", "the third clue"): the voice host writes "seventh" as "7th".
 _ORDINAL_EXHIBIT = re.compile(
     r"\b(?:(\d{1,2})(?:st|nd|rd|th)|(" + "|".join(ORDINAL_WORDS) + r"))\s+(?:exhibit|clue|piece of evidence)\b", re.IGNORECASE
@@ -230,6 +232,13 @@ _LATE = re.compile(
     re.IGNORECASE,
 )
 _CLOSING = re.compile(r"[\s,.;:-]*(?:are we right|is that it|is that right|right)\s*\?\s*$", re.IGNORECASE)
+
+
+def _bare_numbers(text: str) -> list[int]:
+    """The numbers said with no citation word ("number 4 again", "clue number eleven"), in order."""
+    found = [(match.start(1), int(match.group(1))) for match in _BARE_NUMBER.finditer(text)]
+    found += [(match.start(1), numeral_value(match.group(1))) for match in _NUMBER_WORD.finditer(text)]
+    return [number for _, number in sorted(set(found))]
 
 
 def _ordinal_exhibits(text: str) -> list[int]:
@@ -447,7 +456,7 @@ class Classifier:
             citations = distinct(cited_exhibits(text))
             if len(citations) > 1:  # several cited as exhibits ("exhibits 3 and 4"): each read in turn
                 return "read " + " and ".join(f"E{n}" for n in citations)
-            cited = citations or distinct(_ordinal_exhibits(text)) or distinct([int(n) for n in _BARE_NUMBER.findall(text)])
+            cited = citations or distinct(_ordinal_exhibits(text)) or distinct(_bare_numbers(text))
             return f"read E{cited[0]}" if len(cited) == 1 and 1 <= cited[0] <= EXHIBITS else None
         return vote.command
 

@@ -187,6 +187,7 @@ def test_a_voted_read_of_what_is_public_is_no_seal(game: Game) -> None:
     ("said", "meant"),
     [
         ("Can we have clue number 11 read out again?", "read E11"),  # a clue with its number is that exhibit
+        ("Can we have clue number eleven read out again?", "read E11"),  # typed as a word, as speech is heard
         ("Read the twelfth exhibit again, would you.", "read E12"),  # an exhibit by its place
         ("Please say which lies we found until now.", "lies"),  # the broken lies, not which still stand
         ("Please list for us the answers that Phoebe has given until now.", "answers Phoebe"),  # not the answer
