@@ -14,7 +14,8 @@ from engine.messages import MessageKind
 from tests.test_understand import AUDIO, SEATS, ScriptedRecognizer, passes_for
 from voice_host.cli.hear import fresh_game, game_at_accusation
 from voice_host.loop.casefiles import load_bundled_case
-from voice_host.understanding.cascade import Biasing, PassName, accused_exhibits_prefix
+from voice_host.understanding.passes.accused_exhibits import accused_exhibits_prefix
+from voice_host.understanding.passes.shared import Biasing, PassName
 from voice_host.understanding.settings import UnderstandingSettings
 from voice_host.understanding.understand import Understander
 

@@ -154,7 +154,7 @@ def test_words_heard_slower_are_timed_as_said(tiny_recognizer: Recognizer, rende
 
 
 def test_word_levels_tell_the_near_voice_from_the_room(tiny_recognizer: Recognizer, render_speech: Render) -> None:
-    from voice_host.understanding.cascade import loudest_speaker_text
+    from voice_host.understanding.passes.focus import loudest_speaker_text
 
     near = render_speech("Next.", pad=0.1)
     room = 0.1 * render_speech("Read the letter again.", pad=0.1)  # 20 dB quieter

@@ -39,10 +39,10 @@ def imported_layers(path: Path) -> set[str]:
 
 @pytest.mark.parametrize("layer", sorted(MAY_IMPORT))
 def test_a_layer_imports_only_the_layers_below_it(layer: str) -> None:
-    modules = sorted((VOICE_HOST / layer).glob("*.py"))
+    modules = sorted((VOICE_HOST / layer).rglob("*.py"))
     assert modules
     upward = {
-        module.name: sorted(imported_layers(module) - MAY_IMPORT[layer] - {layer})
+        str(module.relative_to(VOICE_HOST)): sorted(imported_layers(module) - MAY_IMPORT[layer] - {layer})
         for module in modules
         if imported_layers(module) - MAY_IMPORT[layer] - {layer}
     }

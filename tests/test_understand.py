@@ -14,36 +14,28 @@ from engine.game import Game
 from engine.messages import FORM_WORDS, Command, MessageKind
 from voice_host.ears.asr import HeardWord, Hypotheses, Rejection, SlotScores, Transcript
 from voice_host.loop.casefiles import load_bundled_case
-from voice_host.understanding.cascade import (
+from voice_host.understanding.cascade import RecognitionPasses, cascade_for
+from voice_host.understanding.names import SPOKEN_TITLES
+from voice_host.understanding.normalise import CorrectionKind
+from voice_host.understanding.passes.addressee import lost_addressee_for
+from voice_host.understanding.passes.check import CheckPass, words_in_place
+from voice_host.understanding.passes.first import FirstPass
+from voice_host.understanding.passes.focus import FocusPass, loudest_speaker_text
+from voice_host.understanding.passes.n_best import Hypothesis, NBestPass, choose_hypothesis
+from voice_host.understanding.passes.near_voice import NearVoicePass
+from voice_host.understanding.passes.shared import (
     PROMPTED_COMMANDS,
     PROMPTED_FORM_WORDS,
     Biasing,
-    CheckPass,
-    FirstPass,
-    FocusPass,
-    Hypothesis,
-    NBestPass,
-    NearVoicePass,
     PassName,
     RecognitionPass,
-    RecognitionPasses,
-    Slot,
-    SlotPass,
-    SlotPrefixes,
-    SlowerPass,
     Vocabulary,
-    cascade_for,
-    choose_hypothesis,
     command_prompt,
-    lost_addressee_for,
-    loudest_speaker_text,
-    slot_prefixes_for,
-    whole_command_candidates,
     whole_message,
-    words_in_place,
 )
-from voice_host.understanding.names import SPOKEN_TITLES
-from voice_host.understanding.normalise import CorrectionKind
+from voice_host.understanding.passes.slots import Slot, SlotPass, SlotPrefixes, slot_prefixes_for
+from voice_host.understanding.passes.slower import SlowerPass
+from voice_host.understanding.passes.whole_command import whole_command_candidates
 from voice_host.understanding.settings import RepairWeights, UnderstandingSettings
 from voice_host.understanding.understand import Heard, Understander, recognition_confidence
 

@@ -23,7 +23,8 @@ from engine.game import Game
 from engine.rules import ROUNDS
 from voice_host.ears.asr import RecognitionOptions, Recognizer
 from voice_host.ears.sound import BLOCK_SAMPLES, SAMPLE_RATE, Audio
-from voice_host.understanding.cascade import Biasing, Recognised, RecognitionPasses, Vocabulary
+from voice_host.understanding.cascade import Recognised, RecognitionPasses
+from voice_host.understanding.passes.shared import Biasing, Vocabulary
 from voice_host.understanding.understand import Heard, Understander
 
 log = logging.getLogger(__name__)

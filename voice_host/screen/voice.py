@@ -137,7 +137,8 @@ def open_table_voice(
         from voice_host.loop.barge_in import barge_turn
         from voice_host.mouth.tts import opening_lines
         from voice_host.screen.voice_io import open_voice
-        from voice_host.understanding.cascade import RecognitionPasses, Vocabulary
+        from voice_host.understanding.cascade import RecognitionPasses
+        from voice_host.understanding.passes.shared import Vocabulary
         from voice_host.understanding.understand import Understander
 
         understander = Understander(case.suspects)

@@ -1,6 +1,6 @@
 """From a transcript to what the table meant: a `Heard`, ready for the session to act on.
 
-Text rules only; the recognition passes that hear the audio again are in `cascade.py`. The steps, in
+Text rules only; the recognition passes that hear the audio again are in `passes/`, run by `cascade.py`. The steps, in
 order: normalise (numbers, exhibit citations, times), read exhibits leniently in the card's exhibit
 slots, repair a command said alone, correct misheard names in name slots, then the engine's own
 classifier (`Game.preview`), unchanged. Every repair lowers the confidence by its weight

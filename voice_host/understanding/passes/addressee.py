@@ -1,0 +1,127 @@
+"""The addressee pass: a question put to someone whose name was lost ("Sir Goyer, how did you …") has the six's names
+and roles scored in its head's place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from engine.classify import ADDRESS_WORDS, QUESTION_WORDS
+from engine.messages import MessageKind
+from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher
+from voice_host.understanding.normalise import CorrectionKind, strip_openers
+from voice_host.understanding.passes.closed_set import ClosedSlot, closed_best, name_candidates, understand_repaired
+from voice_host.understanding.passes.shared import Ears, Hearing, PassName, unusable
+from voice_host.understanding.passes.slots import Slot
+from voice_host.understanding.understand import (
+    Heard,
+)
+
+# The card's ways to put a question (MESSAGES rule 4) that come before the name, and the titles said
+# with a surname (the names matcher's): kept as heard, the name after them is the slot.
+_TITLE = "(?:" + "|".join(SPOKEN_TITLES) + ")"
+
+
+_ADDRESS_WORDS = "|".join(words.replace(" ", r"\s+") for words in ADDRESS_WORDS)
+
+
+_ADDRESS_OPENING = re.compile(rf"^\W*(?:(?:{_ADDRESS_WORDS})\b[\s,.:]*)?(?:{_TITLE}\b\.?\s*)?", re.IGNORECASE)
+
+
+_TITLED = re.compile(rf"{_TITLE}\.?$", re.IGNORECASE)
+
+
+# The head of a message put to someone: up to four words before its first comma, colon or stop.
+_HEAD = re.compile(r"^\W*((?:[\w'.-]+\s+){0,3}?[\w'.-]+)\s*[,:;.!?]\s*(.*)$", re.DOTALL)
+
+
+_TITLE_STOP = re.compile(r"\b(Mr|Mrs|Ms|Rev|Dr)\.", re.IGNORECASE)
+
+
+_YOU_WORDS = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class LostAddressee:
+    """A question whose addressee was lost: the words kept before the name, and the question after it."""
+
+    prefix: str  # "Ask", "Question for", "Mrs.", or "" (the name opened the message)
+    question: str  # "how did you get mud on your shoes?"
+
+
+def lost_addressee_for(heard: Heard) -> LostAddressee | None:
+    """A message shaped like a question put to someone, whose head named no one, or None.
+
+    The head is the words before the first comma, colon or stop (at most four, none of them a
+    question word or "you"); what follows must read as a question (it opens with a question word,
+    says "you" or ends with "?"). "Sir Goyer, how did you get mud on your shoes?" and "Yeah, where
+    were you at 10?" qualify; "Who killed her, though?" and "Well, I think so." do not.
+    """
+    if heard.rejected is not None or not heard.text:
+        return None
+    message = heard.message
+    if message is not None and message.suspect is not None:
+        return None
+    if not (unusable(heard) or (message is not None and message.kind is MessageKind.QUESTION)):
+        return None
+    # "Mrs. Logick, …": a title's full stop is not where the head ends.
+    head = _HEAD.match(_TITLE_STOP.sub(r"\1", heard.text))
+    if head is None:
+        return None
+    words = re.findall(r"[\w']+", head.group(1).lower())
+    if any(word in QUESTION_WORDS or _YOU_WORDS.fullmatch(word) for word in words):
+        return None
+    if not strip_openers(head.group(1)).strip(" ,.:;"):
+        return None  # "Okay, what do you think?": only an opener before the question
+    question = head.group(2).strip()
+    first = re.findall(r"[\w']+", question.lower())[:1]
+    if not (question.endswith("?") or _YOU_WORDS.search(question) or (first and first[0] in QUESTION_WORDS)):
+        return None
+    opening = _ADDRESS_OPENING.match(head.group(1))
+    prefix = opening.group(0).strip(" ,.:") if opening else ""
+    if prefix and len(prefix) >= len(head.group(1).strip(" ,.:")):
+        return None  # nothing heard where the name goes ("To, where ...")
+    return LostAddressee(prefix, question)
+
+
+def _address_candidates(matcher: NamesMatcher, titled: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The six's one-word names, and (without a title before them) their roles after "the"."""
+    names, keys = name_candidates(matcher)
+    if titled:
+        return names, keys
+    roles = [(f" the {target.word}", target.suspect) for target in matcher.role_targets]
+    return (*names, *(said for said, _ in roles)), (*keys, *(key for _, key in roles))
+
+
+@dataclass(frozen=True)
+class AddresseePass:
+    """A question put to someone whose name was lost: score the six in the name's place.
+
+    Whisper writes an espeak voice's "The lawyer, how did you ..." as "Sir Goyer, how did you ...",
+    and "Mrs Ruddock, your letter ..." as "Mrs. Logick, ...": the message is a question in the card's
+    form, but its head names no one the matcher can reach. The six's names (and, with no title heard,
+    their roles after "the") are scored in the head's place, after the card's opening words heard
+    before it ("Ask", "Question for", "To", a title), with the closed set's own scorer, floor and
+    margin. The best is put in the head's place and the question goes to them as a repair, always
+    asked about first (a question is spent on the closed set's choice).
+    """
+
+    name: PassName = PassName.ADDRESSEE
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        return lost_addressee_for(hearing.current) is not None
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        heard = hearing.current
+        lost = lost_addressee_for(heard)
+        assert lost is not None
+        titled = bool(_TITLED.search(lost.prefix))
+        candidates, values = _address_candidates(hearing.matcher, titled)
+        said = closed_best(hearing, ears, ClosedSlot(Slot.ADDRESSEE, lost.prefix, candidates, values), self.name)
+        if said is None:
+            return
+        text = f"{lost.prefix} {said.strip()}, {lost.question}".strip()
+        found = understand_repaired(hearing, ears, CorrectionKind.NAME, ears.settings.repairs.slot, text)
+        if found.message is not None and found.message.kind is MessageKind.QUESTION and found.message.suspect is not None:
+            hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=True)

@@ -1,0 +1,97 @@
+"""The phrased-command pass: a short utterance that gave nothing has its words compared with the phrase grammar's
+command sentences; the nearest, filled and written as Whisper writes, are scored against the audio.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.messages import MessageKind
+from engine.rules import EXHIBITS, ROUNDS
+from voice_host.ears.sound import SAMPLE_RATE
+from voice_host.understanding.normalise import CorrectionKind, normalise
+from voice_host.understanding.passes.closed_set import understand_repaired
+from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, unusable, whole_message
+from voice_host.understanding.passes.whole_command import word_count
+from voice_host.understanding.phrasings import (
+    CommandPhrasing,
+    as_whisper_writes,
+    command_phrasings,
+    heard_name,
+    heard_number,
+    nearest_phrasings,
+)
+
+
+@dataclass(frozen=True)
+class PhrasedCommandPass:
+    """A short utterance that gave the Host nothing: was it a command in other words, heard wrong?
+
+    "What on in the bit 14 say?" is no template's match, but its words are near "what does E{exhibit}
+    say", one of the ways the phrase grammar's tests say "read". The phrasings nearest the words heard
+    (`phrasings.nearest_phrasings`) have their slot filled by the number or name heard (a phrasing
+    whose slot the words do not fill is dropped), and are scored against the audio with the
+    transcript's own words, all under the first pass's prompt, on the kept encoder output (one
+    batched decoder call). The best is taken when it fits (`phrased_command_floor`), is no more
+    than `phrased_command_behind` behind the transcript (Whisper's own output nearly always scores
+    best) and is a whole card command; it is a repair, so a costly one is confirmed, and one
+    further behind than `phrased_command_sure` too.
+    """
+
+    name: PassName = PassName.PHRASED_COMMAND
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        heard = hearing.current
+        settings = ears.settings
+        if settings.phrased_command_candidates <= 0 or hearing.first is None or heard.rejected is not None:
+            return False
+        if not unusable(heard) or len(hearing.audio) / SAMPLE_RATE > settings.phrased_command_max_seconds:
+            return False
+        return 0 < word_count(hearing.first.raw_text) <= settings.phrased_command_max_words
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        settings = ears.settings
+        own = hearing.first_transcript.raw_text.strip()
+        # Numbers as the normaliser reads them ("exhibit seven" is exhibit 7), the words as heard.
+        numbered = normalise(own)
+        names = frozenset(target.word.lower() for target in hearing.matcher.targets)
+        nearest = nearest_phrasings(
+            numbered, command_phrasings(), names, settings.phrased_command_candidates, settings.phrased_command_alike
+        )
+        texts = list(dict.fromkeys(text for phrasing in nearest if (text := self._filled(phrasing, numbered, names))))
+        if not texts:
+            return
+        scores = ears.recognizer.score_continuations(
+            hearing.audio, "", [*(f" {text}" for text in texts), f" {own}"], initial_prompt=ears.vocabulary.prompt
+        )
+        hearing.runs.append(PassRun(self.name, (), (scores,)))
+        top, text = max(zip(scores.scores, texts, strict=False))
+        behind = top - scores.scores[-1]
+        if top < settings.phrased_command_floor or behind < -settings.phrased_command_behind:
+            return
+        heard = hearing.current
+        found = understand_repaired(hearing, ears, CorrectionKind.PHRASED_COMMAND, settings.repairs.phrased_command, text)
+        if found.message is None or found.message.kind is not MessageKind.COMMAND or not whole_message(found.message):
+            return
+        unsure = behind < -settings.phrased_command_sure
+        hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=found.needs_confirmation or unsure)
+
+    def _filled(self, phrasing: CommandPhrasing, own: str, names: frozenset[str]) -> str | None:
+        """The phrasing as Whisper would write it, its slot filled by the one number or name the words
+        heard have; None when they have none.
+
+        Scoring the slot's values in place costs a decoder call (and a name's, one sequence per name,
+        with the rest of the phrasing after it: alone, " Blamire" outscored " Thwaite" for "Waits
+        answers"); on tune it found no command the words did not already give.
+        """
+        said = phrasing.said
+        if not phrasing.slots:
+            return as_whisper_writes(said)
+        slot = phrasing.slots[0]
+        if slot == "name":
+            fill = heard_name(own, names)
+        else:
+            fill = heard_number(own)
+            if fill is not None and not 1 <= int(fill) <= (EXHIBITS if slot == "exhibit" else ROUNDS):
+                fill = None
+        return None if fill is None else as_whisper_writes(said.format_map({slot: fill}))
