@@ -1,6 +1,6 @@
 """The accused's-exhibits pass: an accusation that kept its name and lost its exhibits has them scored.
 
-The scripted recognizer (tests/test_understand.py) scores each continuation by its own table, whatever
+The scripted recognizer (tests/scripted_recognizer.py) scores each continuation by its own table, whatever
 came before it: enough to drive the pass slot by slot.
 """
 
@@ -11,7 +11,7 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import MessageKind
-from tests.test_understand import AUDIO, SEATS, ScriptedRecognizer, passes_for
+from tests.scripted_recognizer import AUDIO, SEATS, ScriptedRecognizer, passes_for
 from voice_host.cli.hear import fresh_game, game_at_accusation
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.passes.accused_exhibits import accused_exhibits_prefix

@@ -1,0 +1,336 @@
+"""The closed-set passes: a lost exhibit, name, confrontation slot, citation or addressee scored from its few values."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from engine.case import Case
+from engine.game import Game
+from engine.messages import FORM_WORDS, Command, MessageKind
+from tests.scripted_recognizer import AUDIO, PHRASED_OFF, SEATS, ScriptedRecognizer, in_round_two, passes_for, seated_game
+from voice_host.loop.casefiles import load_bundled_case
+from voice_host.understanding.names import SPOKEN_TITLES
+from voice_host.understanding.normalise import CorrectionKind
+from voice_host.understanding.passes.addressee import lost_addressee_for
+from voice_host.understanding.passes.shared import PROMPTED_COMMANDS, PROMPTED_FORM_WORDS, Biasing, PassName, command_prompt
+from voice_host.understanding.settings import UnderstandingSettings
+from voice_host.understanding.understand import Understander
+
+
+@pytest.fixture(scope="module")
+def case() -> Case:
+    return load_bundled_case()
+
+
+@pytest.fixture
+def game(case: Case) -> Game:
+    return seated_game(case)
+
+
+@pytest.fixture
+def round_two(game: Game) -> Game:
+    """In round 2, so that E7 has been read and a confrontation with it would spend a question."""
+    return in_round_two(game)
+
+
+def test_the_closed_set_fills_a_lost_exhibit(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read the salmon.", "", fits={" E7": -2.0, " exhibit 7": -2.5, " E3": -4.0})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert recognizer.calls[1:] == ["closed set: Read"] and result.passes == 2
+    assert result.heard.message is not None and result.heard.message.command is Command.READ
+    assert result.heard.message.exhibits == (7,)
+    assert [c.kind for c in result.heard.corrections] == [CorrectionKind.EXHIBIT]
+    assert result.heard.transcript == "Read the salmon."
+
+
+def test_a_confrontation_the_closed_set_filled_is_confirmed(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Confront Phoebe with the iron.", "", fits={" E7": -1.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert recognizer.calls[1] == "closed set: Confront Phoebe with"
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "marsden" and heard.message.exhibits == (7,)
+    assert heard.needs_confirmation  # the number came from the closed set, not the transcript
+
+
+def test_a_confrontation_asked_for_in_other_words_has_its_exhibit_scored_after_them(case: Case, round_two: Game) -> None:
+    said = "We'd like to confront Phoebe with the iron."  # table talk to the classifier: no exhibit in it
+    recognizer = ScriptedRecognizer(said, "", fits={" Phoebe": -0.5, " E7": -1.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert recognizer.calls[1:3] == ["closed set: We'd like to confront", "closed set: We'd like to confront Phoebe with"]
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "marsden" and heard.message.exhibits == (7,)
+    assert heard.needs_confirmation
+
+
+@pytest.mark.parametrize(
+    "fits",
+    [
+        {" E7": UnderstandingSettings().closed_set_exhibit_floor - 0.5},  # the best does not fit: below the floor
+        {" E7": -2.0, " exhibit 1": -2.5},  # the best does not stand out from the next
+    ],
+)
+def test_the_closed_set_fills_nothing_it_is_not_sure_of(case: Case, game: Game, fits: dict[str, float]) -> None:
+    recognizer = ScriptedRecognizer("Read the room.", "", fits=fits, avg_logprob=math.log(0.95))
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert "closed set: Read" in recognizer.calls
+    assert heard.text == "Read the room." and heard.message is not None
+    assert heard.message.kind is MessageKind.TABLE_TALK
+
+
+def test_an_exhibit_slot_has_its_own_floor_below_the_names(case: Case, game: Game) -> None:
+    # espeak's "exhibit" heard as "and live it": the number stands out, though Whisper never expected the word.
+    settings = UnderstandingSettings()
+    between = (settings.closed_set_floor + settings.closed_set_exhibit_floor) / 2
+    recognizer = ScriptedRecognizer("Read and live it, six.", "", fits={" exhibit 6": between})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (6,)
+    names = ScriptedRecognizer("Answers, Cobb.", "", fits={" Keld": between})
+    heard = passes_for(case, names, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is None or heard.message.suspect != "keld"
+
+
+def test_the_closed_set_fills_a_lost_name(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Answers, Cobb.", "", fits={" Keld": -3.0, " Francis": -3.5})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert recognizer.calls[1] == "closed set: Answers"
+    assert heard.message is not None and heard.message.command is Command.ANSWERS
+    assert heard.message.suspect == "keld"
+    assert any(c.kind is CorrectionKind.NAME for c in heard.corrections)
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Read E7.",  # the transcript filled the slot: left as heard
+        "Read.",  # nothing heard after the verb: no slot to fill
+        "We should read the letter again.",  # the verb does not open the message: not a command
+    ],
+)
+def test_the_closed_set_never_decides_what_the_message_is(case: Case, game: Game, said: str) -> None:
+    recognizer = ScriptedRecognizer(said, "", fits={" E3": -1.0}, avg_logprob=math.log(0.95))
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=PHRASED_OFF).hear(AUDIO, game, SEATS)
+    # No slot scored ("closed set: " with no prefix is the whole-command pass, for "Read." alone).
+    assert not any(str(call).startswith("closed set") and call != "closed set: " for call in recognizer.calls)
+
+
+def test_the_prompt_s_command_words_are_the_engine_s() -> None:
+    # The vocabulary is defined once, in the engine: every command but yes and no, and the form words
+    # Whisper does not expect, in the engine's order (the measured prompt, unchanged).
+    assert command_prompt() == "Confront, exhibit, next, save, pass, statements, lies, answers, read, give up."
+    assert set(PROMPTED_FORM_WORDS) <= set(FORM_WORDS)
+    said = {command.value for command in PROMPTED_COMMANDS}
+    assert said == {command.value for command in Command} - {"yes", "no"}
+    for word in said | set(PROMPTED_FORM_WORDS):
+        assert word in command_prompt().lower()
+
+
+def test_the_closed_set_hears_a_confrontation_slot_by_slot_when_both_were_lost(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Confront, together with E.R.", "", fits={" Keld": -1.5, " E4": -1.0, " E14": -2.5})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS)
+    # The suspect first, then the exhibit after it: two small passes, each only its slot's candidates.
+    assert recognizer.calls[1:3] == ["closed set: Confront", "closed set: Confront Keld with"]
+    assert [len(scores.continuations) for scores in result.scores] == [len(_names(case)), 32]
+    heard = result.heard
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "keld" and heard.message.exhibits == (4,)
+    assert heard.needs_confirmation  # the closed set's own choice: asked first
+
+
+def _names(case: Case) -> set[str]:
+    return {t.word for t in Understander(case.suspects).matcher.targets if " " not in t.word}
+
+
+def test_the_closed_set_keeps_a_heard_suspect_and_finds_the_exhibit(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Confront Thwaite, between the two next, lady, eight.", "", fits={" E7": -1.0})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS)
+    assert recognizer.calls[1] == "closed set: Confront Thwaite with"  # the heard suspect is kept
+    assert result.heard.message is not None and result.heard.message.kind is MessageKind.CONFRONTATION
+    assert (result.heard.message.suspect, result.heard.message.exhibits) == ("thwaite", (7,))
+    assert result.heard.needs_confirmation
+
+
+@pytest.mark.parametrize(
+    "fits",
+    [
+        {" Keld": -1.5, " Thwaite": -1.9, " E4": -1.0},  # the suspect does not stand out: no exhibit is tried
+        {" Keld": -1.5, " E4": -1.5, " E14": -1.9},  # the exhibit does not stand out
+    ],
+)
+def test_the_closed_set_fills_no_confrontation_it_is_not_sure_of(case: Case, round_two: Game, fits: dict[str, float]) -> None:
+    recognizer = ScriptedRecognizer("Confront, together with E.R.", "", fits=fits)
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert heard.message is None or heard.message.kind is not MessageKind.CONFRONTATION
+
+
+def test_the_closed_set_finds_who_a_question_was_put_to(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Ask Flit, where were you at ten?", "", fits={" Thwaite": -2.0, " Keld": -4.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert recognizer.calls[1] == "closed set: Ask"
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION
+    assert heard.message.suspect == "thwaite" and heard.text.startswith("Ask Thwaite, where were you")
+    assert heard.needs_confirmation  # a question spent on the closed set's choice is asked about first
+
+
+@pytest.mark.parametrize("said", ["Ask him where he was.", "Ask everyone where they were.", "Ask Keld where he was at ten."])
+def test_the_closed_set_leaves_an_ask_that_names_someone_or_no_one(case: Case, game: Game, said: str) -> None:
+    recognizer = ScriptedRecognizer(said, "", fits={" Thwaite": -1.0})
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "closed set: Ask" not in recognizer.calls
+
+
+def test_a_question_that_lost_its_exhibit_number_is_a_confrontation_found_by_the_closed_set(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("To Julius, what do you say to exhibit, sir?", "", fits={" 7": -1.0, " 1": -3.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert recognizer.calls[1] == "closed set: To Julius, what do you say to exhibit"
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert (heard.message.suspect, heard.message.exhibits) == ("ormerod", (7,))
+    assert heard.needs_confirmation  # the number is the closed set's
+
+
+def test_explain_without_a_citation_is_scored_for_one(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Miss Marsden, explain the eleven.", "", fits={" E11": -1.0, " E7": -3.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert recognizer.calls[1] == "closed set: Miss Marsden, explain"
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert (heard.message.suspect, heard.message.exhibits) == ("marsden", (11,))
+
+
+def test_a_question_that_lost_its_exhibit_number_is_asked_about_first_when_none_stands_out(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("To Keld, what do you say to exhibit fine?", "", fits={" 5": -2.0, " 9": -2.2})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION
+    assert heard.needs_confirmation  # it may have been a confrontation: never spent unasked
+
+
+@pytest.mark.parametrize(
+    ("said", "scored_after", "fits", "meant"),
+    [
+        ("Companion, what about and leave it to?", "Companion, what about", {" E2": -1.0}, "Companion, what about E2?"),
+        (
+            "To Keld, what do you say don't leave it fine?",
+            "To Keld, what do you say",
+            {" to E5": -1.0},
+            "To Keld, what do you say to E5?",
+        ),
+    ],
+)
+def test_a_confrontation_asked_about_whose_exhibit_was_lost_is_scored_for_one(
+    case: Case, round_two: Game, said: str, scored_after: str, fits: dict[str, float], meant: str
+) -> None:
+    recognizer = ScriptedRecognizer(said, "", fits=fits)
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert f"closed set: {scored_after}" in recognizer.calls
+    assert heard.text == meant and heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+
+
+def test_what_about_an_ordinary_thing_stays_the_question_asked(case: Case, round_two: Game) -> None:
+    # Nothing stands out ("your debts" is no exhibit): the question is asked as heard, and not asked about first.
+    said = "Joel, what about your debts?"
+    recognizer = ScriptedRecognizer(said, said, fits={}, avg_logprob=math.log(0.95))
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.suspect == "joel"
+    assert heard.text == said and not heard.needs_confirmation
+
+
+@pytest.mark.parametrize("said", ["Keld, where were you at ten?", "Keld, explain E7.", "Keld, what about exhibit 4?"])
+def test_a_question_with_no_lost_citation_is_not_scored(case: Case, round_two: Game, said: str) -> None:
+    recognizer = ScriptedRecognizer(said, said, fits={" 7": -1.0, " E7": -1.0})
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS)
+    assert not any(str(call).startswith("closed set") for call in recognizer.calls)
+
+
+@pytest.mark.parametrize(
+    ("said", "scored_after", "fits", "meant"),  # meant: read E{meant}
+    [
+        ("Could you read exhibit, fine?", "Could you read exhibit", {" 9": -1.0, " 5": -3.0}, 9),
+        # Which heard words were the number is not known: the first reading that is whole is taken.
+        ("What does exhibit the love and say?", "What does exhibit", {" 11": -1.2, " 7": -3.0}, 11),
+    ],
+)
+def test_a_message_that_lost_its_exhibit_number_is_made_whole_by_the_closed_set(
+    case: Case, round_two: Game, said: str, scored_after: str, fits: dict[str, float], meant: int
+) -> None:
+    recognizer = ScriptedRecognizer(said, "", fits=fits)
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert f"closed set: {scored_after}" in recognizer.calls
+    assert heard.message is not None and heard.message.command is Command.READ
+    assert heard.message.exhibits == (meant,)
+    assert heard.transcript == said  # what was heard stays on the screen's heard line
+
+
+def test_a_costly_message_made_whole_by_a_lost_number_is_asked_about_first(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Confront Keld about exhibit, heaven.", "", fits={" 7": -1.0, " 11": -3.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert (heard.message.suspect, heard.message.exhibits) == ("keld", (7,))
+    assert heard.needs_confirmation  # the number is the closed set's: never spent unasked
+
+
+def test_a_lost_exhibit_number_is_left_when_none_stands_out(case: Case, round_two: Game) -> None:
+    recognizer = ScriptedRecognizer("Could you read exhibit, fine?", "", fits={" 9": -1.0, " 5": -1.1})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert "closed set: Could you read exhibit" in recognizer.calls
+    assert heard.message is None or heard.message.command is not Command.READ
+
+
+@pytest.mark.parametrize("said", ["Read exhibit 4, please.", "That exhibit 7 is odd.", "Let's look at the exhibit."])
+def test_no_number_is_scored_where_none_was_lost(case: Case, round_two: Game, said: str) -> None:
+    # A whole message, a number heard after "exhibit", nothing heard after it.
+    recognizer = ScriptedRecognizer(said, said, fits={" 7": -1.0})
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=PHRASED_OFF).hear(AUDIO, round_two, SEATS)
+    assert not any(str(call).startswith("closed set: ") and "exhibit" in str(call) for call in recognizer.calls)
+
+
+def test_a_question_whose_addressee_was_lost_is_put_to_the_one_the_closed_set_hears(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer(
+        "Sir Goyer, how did you get mud on your shoes?", "", fits={" the lawyer": -1.5, " Ormerod": -3.0, " Keld": -4.0}
+    )
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "closed set: " in recognizer.calls  # the name opened the message: nothing before the slot
+    scored = result.scores[-1].continuations
+    assert " the vicar" in scored and " Thwaite" in scored  # names and, with no title heard, roles
+    heard = result.heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION
+    assert heard.message.suspect == "ormerod" and heard.text.startswith("the lawyer, how did you")
+    assert heard.needs_confirmation  # a question spent on the closed set's choice is asked about first
+
+
+def test_the_addressee_keeps_the_card_s_opening_and_a_title_heard_before_it(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("To Mr. Blamire, where were you at ten?", "", fits={" Thwaite": -1.0, " Ormerod": -3.0})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "closed set: To Mr" in recognizer.calls
+    assert " the butler" not in result.scores[-1].continuations  # after a title only a surname fits
+    assert result.heard.message is not None and result.heard.message.suspect == "thwaite"
+
+
+@pytest.mark.parametrize("title", [title.capitalize() for title in SPOKEN_TITLES])
+def test_every_title_the_names_matcher_knows_is_kept_before_a_lost_addressee(case: Case, game: Game, title: str) -> None:
+    heard = Understander(case.suspects).understand(
+        f"{title} Logick, how did you get mud on your shoes?", game, recognition=0.95, seats=SEATS
+    )
+    lost = lost_addressee_for(heard)
+    assert lost is not None and lost.prefix.lower() in SPOKEN_TITLES  # "Ms" is heard as "Miss"
+    assert lost.question == "how did you get mud on your shoes?"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Who killed her, though?",  # the head is a question itself
+        "Okay, what do you think?",  # only an opener before the question
+        "Well, the kitchen was empty.",  # not a question
+        "Keld, where were you at ten?",  # the head named someone
+    ],
+)
+def test_no_addressee_is_scored_for_what_is_not_a_question_put_to_someone_lost(case: Case, game: Game, said: str) -> None:
+    recognizer = ScriptedRecognizer(said, said, fits={" Thwaite": -1.0})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert PassName.ADDRESSEE not in [run.name for run in result.runs]
+
+
+def test_no_addressee_is_put_when_none_stands_out(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Yeah, where were you at ten?", "", fits={" Thwaite": -2.0, " Keld": -2.4})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert heard.message is None or heard.message.suspect is None

@@ -1,0 +1,183 @@
+"""The n-best and slower passes: another hearing of what was not yet a whole card message."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.case import Case
+from engine.game import Game
+from engine.messages import Command, MessageKind
+from tests.scripted_recognizer import ALONE, AUDIO, NBEST_ON, SEATS, UNSURE, ScriptedRecognizer, passes_for, seated_game
+from voice_host.ears.asr import Rejection
+from voice_host.loop.casefiles import load_bundled_case
+from voice_host.understanding.normalise import CorrectionKind
+from voice_host.understanding.passes.first import FirstPass
+from voice_host.understanding.passes.n_best import Hypothesis, NBestPass, choose_hypothesis
+from voice_host.understanding.passes.shared import Biasing, PassName, whole_message
+from voice_host.understanding.passes.slower import SlowerPass
+from voice_host.understanding.settings import UnderstandingSettings
+from voice_host.understanding.understand import Understander
+
+
+@pytest.fixture(scope="module")
+def case() -> Case:
+    return load_bundled_case()
+
+
+@pytest.fixture
+def game(case: Case) -> Game:
+    return seated_game(case)
+
+
+@pytest.fixture(scope="module")
+def understander(case: Case) -> Understander:
+    return Understander(case.suspects)
+
+
+def _hypothesis(understander: Understander, game: Game, said: str, logprob: float) -> Hypothesis:
+    return Hypothesis(said, logprob, understander.understand(said, game, recognition=0.9, seats=SEATS))
+
+
+@pytest.mark.parametrize(
+    ("said", "whole"),
+    [
+        ("Keld, where were you at ten?", True),
+        ("Confront Keld with E7.", True),
+        ("Read E7.", True),
+        ("Next.", True),
+        ("Answers Keld.", True),
+        ("We accuse Keld with E3 and E4.", True),
+        ("Where were you at ten?", False),  # a question to no one
+        ("Confront Phoebe with the iron.", False),  # the exhibit lost
+        ("Read the salmon.", False),
+        ("Answers Cobb.", False),  # answers, whose?
+        ("We accuse Keld.", False),  # no exhibits
+        ("Shall we go round the table again?", False),
+    ],
+)
+def test_a_whole_card_message_has_everything_it_needs(understander: Understander, game: Game, said: str, whole: bool) -> None:
+    assert whole_message(understander.understand(said, game, seats=SEATS).message) is whole
+
+
+def test_the_n_best_choice_is_the_best_whole_message_close_behind(understander: Understander, game: Game) -> None:
+    first = _hypothesis(understander, game, "Ass, Marsden, is it true you owed her money?", -0.25)
+    others = [
+        _hypothesis(understander, game, "Ass Marsden, is it true you owed her money?", -0.27),  # still table talk
+        _hypothesis(understander, game, "Ask Marsden, is it true you owed her money?", -0.34),
+        _hypothesis(understander, game, "As Marsden, is it true you owed her money?", -0.30),
+    ]
+    chosen = choose_hypothesis(first, others, behind=0.25)
+    assert chosen is not None and chosen.said.startswith("As Marsden")  # the best scored of the whole ones
+    assert choose_hypothesis(first, others, behind=0.04) is None  # none close enough behind
+
+
+def test_the_n_best_measures_behind_the_best_of_all_not_the_first(understander: Understander, game: Game) -> None:
+    first = _hypothesis(understander, game, "Top agent, did you see anybody?", -0.73)
+    others = [
+        _hypothesis(understander, game, "Top agent, did you see anyone?", -0.40),  # a wider beam found better words
+        _hypothesis(understander, game, "To the agent, did you see anybody?", -0.71),
+    ]
+    assert choose_hypothesis(first, others, behind=0.25) is None
+    assert choose_hypothesis(first, others, behind=0.35) is not None
+
+
+def test_the_n_best_never_chooses_the_first_transcript_s_words_or_a_rejected_one(understander: Understander, game: Game) -> None:
+    first = _hypothesis(understander, game, "Read it well.", -0.36)
+    rejected = Hypothesis("Read E12.", -0.37, understander.understand("Read E12.", game, rejected="low_confidence"))
+    assert choose_hypothesis(first, [first, rejected], behind=0.25) is None
+
+
+def test_the_n_best_pass_takes_a_whole_message_the_beam_had_close_behind(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read it well.", "", runners_up=(("Read it, well.", -0.40), ("Read the twelve.", -0.45)))
+    recognizer.avg_logprob = -0.36
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_ON).hear(AUDIO, game, SEATS)
+    assert "n-best" in recognizer.calls
+    heard = result.heard
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (12,)
+    assert CorrectionKind.NBEST in [c.kind for c in heard.corrections]
+    assert heard.transcript == "Read it well."  # what Whisper ranked first stays the transcript
+    assert [run.decodes for run in result.runs if run.name is PassName.NBEST] == [1]  # one beam search
+
+
+def test_table_talk_the_beam_makes_a_question_is_asked_about_first(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer(
+        "Phoebe, one notice how nervous Julius was.", "", runners_up=(("Phoebe, anyone notice how nervous Julius was?", -0.1),)
+    )
+    recognizer.avg_logprob = -0.05
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_ON).hear(AUDIO, game, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.costly
+    assert heard.needs_confirmation  # never a question spent on a runner-up
+
+
+def test_a_whole_message_costs_no_n_best_pass(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Keld, where were you at ten?", "Keld, where were you at ten?")
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_ON).hear(AUDIO, game, SEATS)
+    assert "n-best" not in recognizer.calls
+
+
+def test_the_n_best_pass_is_off_as_it_ships(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read it well.", "", runners_up=(("Read the twelve.", -0.40),))
+    recognizer.avg_logprob = -0.36
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
+    assert "n-best" not in recognizer.calls and CorrectionKind.NBEST not in [c.kind for c in heard.corrections]
+
+
+def test_a_rejected_transcript_costs_no_n_best_pass(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Yes, yes, yes, yes.", "", runners_up=(("Yes.", -0.1),), rejected=Rejection.REPETITION)
+    recognizer.avg_logprob = -0.1
+    passes = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, passes=(FirstPass(), NBestPass()), settings=NBEST_ON)
+    heard = passes.hear(AUDIO, game, SEATS).heard
+    assert "n-best" not in recognizer.calls and heard.message is None
+
+
+# --- The slower pass --------------------------------------------------------------------------------
+
+
+def test_a_misheard_command_is_heard_again_slower(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Re-man-lib it, six.", "", slower="Read, exhibit, six.", avg_logprob=UNSURE)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(ALONE, game, SEATS)
+    assert "slower: 0.9" in recognizer.calls
+    heard = result.heard
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (6,)
+    assert CorrectionKind.SLOWER in [c.kind for c in heard.corrections]
+    assert heard.transcript == "Re-man-lib it, six."  # the first pass's words stay the transcript
+    assert [run.name for run in result.runs] == [PassName.FIRST, PassName.SLOWER]  # nothing else was needed
+
+
+def test_a_question_heard_slower_is_asked_about_first(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer(
+        "Excuse me, remember and Keld, did you leave the garden door open?",
+        "",
+        slower="Excuse me, Reverend Keld, did you leave the garden door open?",
+    )
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(ALONE, game, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.suspect == "keld"
+    assert heard.needs_confirmation  # never a question spent on the slower view's words
+
+
+@pytest.mark.parametrize("said", ["Keld, where were you at ten?", "Read E7.", "Next.", "Say that again."])
+def test_a_whole_message_or_a_request_to_the_host_costs_no_slower_pass(case: Case, game: Game, said: str) -> None:
+    recognizer = ScriptedRecognizer(said, said, slower="Give up.")
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(ALONE, game, SEATS).heard
+    assert "slower: 0.9" not in recognizer.calls and CorrectionKind.SLOWER not in [c.kind for c in heard.corrections]
+
+
+def test_the_slower_view_changes_nothing_unless_it_hears_a_whole_message(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Well, we don't know the fire.", "", slower="Read the salmon.")
+    passes = (FirstPass(), SlowerPass())
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, passes=passes).hear(ALONE, game, SEATS).heard
+    assert "slower: 0.9" in recognizer.calls and heard.text == "Well, we don't know the fire."
+    assert CorrectionKind.SLOWER not in [c.kind for c in heard.corrections]
+
+
+def test_the_slower_pass_is_off_at_rate_one(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Re-man-lib it, six.", "", slower="Read, exhibit, six.")
+    off = UnderstandingSettings(slower_playback_rate=1.0)
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=off).hear(ALONE, game, SEATS)
+    assert not any(str(call).startswith("slower") for call in recognizer.calls)
+
+
+def test_a_player_over_the_room_s_talk_is_not_heard_slower(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Re-man-lib it, six.", "", slower="Read, exhibit, six.", avg_logprob=UNSURE)
+    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)  # talk 15 dB under the player
+    assert "slower: 0.9" not in recognizer.calls and "near voice" in recognizer.calls  # the near voice's case
