@@ -75,11 +75,7 @@ from voice_host.understanding.passes.phrased_command import PhrasedCommandPass
 from voice_host.understanding.passes.shared import Biasing, Ears, Hearing, PassName, PassRun, RecognitionPass, Vocabulary
 from voice_host.understanding.passes.slower import SlowerPass
 from voice_host.understanding.passes.whole_command import WholeCommandPass
-from voice_host.understanding.understand import (
-    Classifier,
-    Heard,
-    Understander,
-)
+from voice_host.understanding.understand import Classifier, Heard, Understander
 
 if TYPE_CHECKING:
 

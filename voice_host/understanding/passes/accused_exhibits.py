@@ -14,9 +14,7 @@ from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.closed_set import ClosedSlot, closed_best, understand_repaired
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName
 from voice_host.understanding.passes.slots import Slot
-from voice_host.understanding.understand import (
-    Heard,
-)
+from voice_host.understanding.understand import Heard
 
 # What an exhibit list after the accused's name is made of, as the classifier reads it: citations of
 # E1-E16, the list's own words and punctuation. Any other word heard there ("he says", "at 0.3.413",

@@ -14,31 +14,17 @@ from voice_host.understanding.normalise import CorrectionKind, strip_openers
 from voice_host.understanding.passes.closed_set import ClosedSlot, closed_best, name_candidates, understand_repaired
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, unusable
 from voice_host.understanding.passes.slots import Slot
-from voice_host.understanding.understand import (
-    Heard,
-)
+from voice_host.understanding.understand import Heard
 
 # The card's ways to put a question (MESSAGES rule 4) that come before the name, and the titles said
 # with a surname (the names matcher's): kept as heard, the name after them is the slot.
 _TITLE = "(?:" + "|".join(SPOKEN_TITLES) + ")"
-
-
 _ADDRESS_WORDS = "|".join(words.replace(" ", r"\s+") for words in ADDRESS_WORDS)
-
-
 _ADDRESS_OPENING = re.compile(rf"^\W*(?:(?:{_ADDRESS_WORDS})\b[\s,.:]*)?(?:{_TITLE}\b\.?\s*)?", re.IGNORECASE)
-
-
 _TITLED = re.compile(rf"{_TITLE}\.?$", re.IGNORECASE)
-
-
 # The head of a message put to someone: up to four words before its first comma, colon or stop.
 _HEAD = re.compile(r"^\W*((?:[\w'.-]+\s+){0,3}?[\w'.-]+)\s*[,:;.!?]\s*(.*)$", re.DOTALL)
-
-
 _TITLE_STOP = re.compile(r"\b(Mr|Mrs|Ms|Rev|Dr)\.", re.IGNORECASE)
-
-
 _YOU_WORDS = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
 
 

@@ -12,9 +12,7 @@ from dataclasses import dataclass
 
 from voice_host.understanding.names import NamesMatcher
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun
-from voice_host.understanding.understand import (
-    repaired_text,
-)
+from voice_host.understanding.understand import repaired_text
 
 
 @dataclass(frozen=True)

@@ -24,10 +24,7 @@ from voice_host.understanding.passes.slots import (
     Slot,
     fills,
 )
-from voice_host.understanding.understand import (
-    Heard,
-    recognition_confidence,
-)
+from voice_host.understanding.understand import Heard, recognition_confidence
 
 
 @dataclass(frozen=True)

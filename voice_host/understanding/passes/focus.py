@@ -8,9 +8,7 @@ from typing import TYPE_CHECKING
 from voice_host.understanding.normalise import Correction, CorrectionKind
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, has_game_words, unusable
 from voice_host.understanding.settings import DEFAULT_SETTINGS
-from voice_host.understanding.understand import (
-    recognition_confidence,
-)
+from voice_host.understanding.understand import recognition_confidence
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

@@ -13,25 +13,17 @@ from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.closed_set import ClosedSlot, closed_best, exhibit_candidates, fill_slot, understand_repaired
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, whole_message
 from voice_host.understanding.passes.slots import Slot
-from voice_host.understanding.understand import (
-    Heard,
-)
+from voice_host.understanding.understand import Heard
 
 # The card's words that cite an exhibit in a message put to a suspect ("Keld, explain E7", "To Keld:
 # what do you say to exhibit 5?"); a question with one of these and no number lost its exhibit.
 _CITING_WORD = re.compile(r"\b(?:exhibits?|explain)\b", re.IGNORECASE)
-
-
 # The card's other ways to confront put to a suspect ("what about exhibit 4?", "what do you say to exhibit
 # 13?"): after them a short rest of the clause may have been the exhibit ("what about and leave it to?").
 # These words ask ordinary questions too ("what about your debts?"), so a number is filled only when one
 # stands out, and the question is not asked about when none does.
 _ASKING_ABOUT = re.compile(r"\b(?:what about|what do you say(?: to| about)?|how do you explain)\b", re.IGNORECASE)
-
-
 _ASKING_ABOUT_MAX_WORDS = 4
-
-
 # In any other message that is not whole, only "exhibit" says a number was meant after it.
 _EXHIBIT_WORD = re.compile(r"\bexhibit\b", re.IGNORECASE)
 

@@ -7,9 +7,7 @@ from typing import TYPE_CHECKING
 
 from voice_host.understanding.normalise import Correction, CorrectionKind
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, whole_message
-from voice_host.understanding.understand import (
-    Heard,
-)
+from voice_host.understanding.understand import Heard
 
 if TYPE_CHECKING:
     from collections.abc import Sequence

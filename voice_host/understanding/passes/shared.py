@@ -15,11 +15,7 @@ from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.understanding.names import NamesMatcher, SuspectNames
 from voice_host.understanding.normalise import Correction
 from voice_host.understanding.settings import UnderstandingSettings
-from voice_host.understanding.understand import (
-    Classifier,
-    Heard,
-    Understander,
-)
+from voice_host.understanding.understand import Classifier, Heard, Understander
 
 if TYPE_CHECKING:
     from voice_host.ears.asr import Recognizer, SlotScores, Transcript
@@ -39,8 +35,6 @@ class Biasing(Enum):
 # "accuse", "answer" it writes unprompted). Of its commands, all but yes and no: everyday words Whisper
 # hears unaided, which in the prompt would only invite a phantom yes.
 PROMPTED_FORM_WORDS = tuple(word for word in FORM_WORDS if word in ("confront", "exhibit"))
-
-
 PROMPTED_COMMANDS = tuple(command for command in Command if command not in (Command.YES, Command.NO))
 
 
@@ -176,8 +170,6 @@ def unusable(heard: Heard) -> bool:
 # The card's own words: a transcript with one of these (or a suspect's name) was meant for the Host.
 # The engine's commands, and the words of its other messages.
 _MORE_GAME_WORDS = ("statement", "answer", "confront", "accuse", "exhibits?", r"e\d{1,2}")
-
-
 _GAME_WORDS = re.compile(r"\b(?:" + "|".join([*(c.value for c in Command), *_MORE_GAME_WORDS]) + r")\b", re.IGNORECASE)
 
 

@@ -13,9 +13,7 @@ from engine.grammar import phrases
 from engine.messages import Command, Message, MessageKind
 from voice_host.understanding.normalise import Correction, CorrectionKind, strip_openers
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun
-from voice_host.understanding.understand import (
-    Heard,
-)
+from voice_host.understanding.understand import Heard
 
 if TYPE_CHECKING:
     from voice_host.ears.asr import Transcript
@@ -42,22 +40,12 @@ class SlotPrefixes:
 
 
 READ_OPENING = re.compile(r"read\b", re.IGNORECASE)
-
-
 CONFRONT_OPENING = re.compile(r"confront\b", re.IGNORECASE)
-
-
 CONFRONT_WITH_OPENING = re.compile(r"(confront\b.*?\bwith)\b", re.IGNORECASE)
-
-
 ANSWERS_OPENING = re.compile(r"answers?\b", re.IGNORECASE)
-
-
 # "Ask Flit, where were you?": the card's ask form, and the words it puts the suspect in (up to a
 # comma within three words, else one word).
 ASK_OPENING = re.compile(r"(ask)\s+((?:[\w'.-]+\s+){0,2}?[\w'.-]+(?=,)|[\w'.-]+)", re.IGNORECASE)
-
-
 # Words after "Ask" that are no one's name ("Ask him", "Ask everyone"): the grammar's own list.
 NOT_ADDRESSEES = frozenset(phrases("name")) | {"the", "a", "an"}
 

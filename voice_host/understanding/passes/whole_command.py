@@ -15,9 +15,7 @@ from voice_host.understanding.normalise import Correction, CorrectionKind
 from voice_host.understanding.passes.closed_set import ClosedSlot, closed_best, name_candidates
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, unusable
 from voice_host.understanding.passes.slots import Slot
-from voice_host.understanding.understand import (
-    recognition_confidence,
-)
+from voice_host.understanding.understand import recognition_confidence
 
 
 @dataclass(frozen=True)
