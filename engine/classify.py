@@ -237,7 +237,8 @@ _CLOSING = re.compile(r"[\s,.;:-]*(?:are we right|is that it|is that right|right
 def _bare_numbers(text: str) -> list[int]:
     """The numbers said with no citation word ("number 4 again", "clue number eleven"), in order."""
     found = [(match.start(1), int(match.group(1))) for match in _BARE_NUMBER.finditer(text)]
-    found += [(match.start(1), numeral_value(match.group(1))) for match in _NUMBER_WORD.finditer(text)]
+    words = (match for match in _NUMBER_WORD.finditer(text) if not match.group(1).isdigit())  # digits: above
+    found += [(match.start(1), numeral_value(match.group(1))) for match in words]
     return [number for _, number in sorted(set(found))]
 
 
