@@ -64,6 +64,25 @@ WHICH_ONE = "Which one person?"
 NOT_LOCKED = "Not locked."
 END_NIGHT = "End the night and hear the answer?"
 KILL_ANSWER = "No."
+NO_LIE_BROKEN = "No lie has broken yet."
+FOUR_ROUNDS = "There are four rounds."
+
+
+def fixed_lines(case: Case) -> tuple[str, ...]:
+    """Every line the Host says word for word whatever the table's names and the night's turns: the card's
+    refusals and prompts, each suspect standing by what was said or breaking, each round's end question. A
+    voice host makes them ahead, so a reply opening with one is heard at once."""
+    number = case.public.number_word
+    lines = [
+        NOT_YET, NO_SUCH_EXHIBIT, ONLY_SUSPECTS.format(number=number), ONE_AT_A_TIME, WHAT_DO_YOU_ASK, ONE_EXHIBIT,
+        WHICH_EXHIBIT, ACCUSE_LATER, QUESTIONS_DONE, CONFER.format(number=number), SPENT, SEALED, NOTHING_SEARCHED,
+        WHICH_ONE, NOT_LOCKED, END_NIGHT, NO_LIE_BROKEN, FOUR_ROUNDS,
+    ]  # fmt: skip
+    for suspect in case.suspects:
+        lines += [f"{suspect.call} stands by what was said.", f"{suspect.call} breaks."]
+    for round_number in range(1, ROUNDS + 1):
+        lines += [f"End round {round_number} with {unused} unused?" for unused in range(1, QUESTIONS_PER_ROUND + 1)]
+    return tuple(lines)
 
 def _sentences(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"(?<=[.!?])\s+", text) if part.strip()]
@@ -296,7 +315,7 @@ class Game:
         elif command is Command.STATEMENTS:
             number = d.command_round or t.round
             if not 1 <= number <= ROUNDS:
-                self._system("There are four rounds.")
+                self._system(FOUR_ROUNDS)
             elif number > t.round:
                 self._system("Those statements have not come in yet.")
             else:
@@ -639,7 +658,7 @@ class Game:
 
     def _lies(self) -> None:
         if not self._t.broken:
-            self._system("No lie has broken yet.")
+            self._system(NO_LIE_BROKEN)
             return
         for label in self._t.broken:
             lie = self.case.lie(label)

@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from engine.game import Game
 from engine.replies import PartKind, Reply, ReplyPart
 from models.locate import piper_voice_files
 from voice_host.ears.asr import Recognizer
@@ -300,6 +301,30 @@ def test_opening_lines_are_the_first_lines_of_verbatim_replies() -> None:
     said = speech_lines(Reply((ReplyPart(PartKind.SUSPECT, entry.words, speaker=entry.suspect),)))[0]
     assert said in lines
     assert SpeechLine(HOST, f"{case.suspect(entry.suspect).name}.", 0) in lines  # a round's statements
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "read E9",  # "That evidence has not come in yet."
+        "Keld?",  # "What do you ask?"
+        "Ask everyone where they were at ten",  # "One at a time."
+        "Confront Keld",  # "Which exhibit? Cite it by number."
+        "Confront Keld with E1",  # "Mister Keld stands by what was said." (or breaks)
+        "We accuse Keld: E1",  # "The accusation comes after round four."
+        "lies",  # "No lie has broken yet."
+        "next",  # "End round 1 with 4 unused?"
+        "answers Joel",  # his round 1 statement again, in his own voice
+    ],
+)
+def test_a_reply_that_opens_with_a_line_known_before_the_night_is_made_ahead(said: str) -> None:
+    # The Host's fixed lines (engine.game.fixed_lines) and the statements said again by their suspect open
+    # these replies: made ahead, they are heard without waiting for piper.
+    case = load_bundled_case()
+    game = Game(case)
+    game.start()
+    game.handle("Ann, Ben")
+    assert speech_lines(game.handle(said))[0] in opening_lines(case)
 
 
 def test_making_lines_ahead_ends_when_told_to_stop() -> None:

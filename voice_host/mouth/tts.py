@@ -25,6 +25,7 @@ import numpy as np
 import platformdirs
 
 from engine.case import Case
+from engine.game import fixed_lines
 from engine.replies import PartKind, Reply, ReplyPart
 from voice_host.ears.sound import PLAYBACK_RATE, Audio
 
@@ -226,16 +227,19 @@ def first_clause(sentence: str) -> tuple[str, str] | None:
 
 
 def opening_lines(case: Case) -> list[SpeechLine]:
-    """The first line of every reply that opens with case text said verbatim, once each: an exhibit
-    read out, a round's statements (the Host names the first speaker), a suspect's FILE line (an answer,
-    or an admission once a lie breaks). For `Synthesizer.prepare`."""
-    parts: list[ReplyPart] = []
+    """The first line of every reply that opens with words known before the night, once each: the Host's
+    fixed lines (engine.game.fixed_lines: "That evidence has not come in yet.", "Mr. Keld stands by what
+    was said." ...), an exhibit read out, a round's statements (the Host names the first speaker, or a
+    suspect's answers say them again in the suspect's voice), a suspect's FILE line (an answer, or an
+    admission once a lie breaks). The Host's lines come first: short, and the likeliest to open a reply.
+    For `Synthesizer.prepare`."""
+    parts = [ReplyPart(PartKind.SYSTEM, line) for line in fixed_lines(case)]
     for round_ in case.reveal.rounds:
         parts += [ReplyPart(PartKind.EXHIBIT, e.text, exhibit=e.number, title=e.title) for e in round_.exhibits]
-        parts += [
-            ReplyPart(PartKind.STATEMENT, s.words, speaker=s.suspect, speaker_name=case.suspect(s.suspect).name)
-            for s in round_.statements
-        ]
+        for statement in round_.statements:
+            name = case.suspect(statement.suspect).name
+            parts.append(ReplyPart(PartKind.STATEMENT, statement.words, speaker=statement.suspect, speaker_name=name))
+            parts.append(ReplyPart(PartKind.SUSPECT, statement.words, speaker=statement.suspect))
     for entry in case.reveal.entries:
         parts += [ReplyPart(PartKind.SUSPECT, words, speaker=entry.suspect) for words in (entry.words, entry.admit) if words]
     firsts = (speech_lines(Reply((part,))) for part in parts)
