@@ -66,6 +66,9 @@ END_NIGHT = "End the night and hear the answer?"
 KILL_ANSWER = "No."
 NO_LIE_BROKEN = "No lie has broken yet."
 FOUR_ROUNDS = "There are four rounds."
+STANDS_BY = "{call} stands by what was said."  # {call}: how the Host calls the suspect, "Mr. Keld"
+BREAKS = "{call} breaks."
+END_ROUND = "End round {round} with {unused} unused?"
 
 
 def fixed_lines(case: Case) -> tuple[str, ...]:
@@ -79,10 +82,11 @@ def fixed_lines(case: Case) -> tuple[str, ...]:
         WHICH_ONE, NOT_LOCKED, END_NIGHT, NO_LIE_BROKEN, FOUR_ROUNDS,
     ]  # fmt: skip
     for suspect in case.suspects:
-        lines += [f"{suspect.call} stands by what was said.", f"{suspect.call} breaks."]
+        lines += [STANDS_BY.format(call=suspect.call), BREAKS.format(call=suspect.call)]
     for round_number in range(1, ROUNDS + 1):
-        lines += [f"End round {round_number} with {unused} unused?" for unused in range(1, QUESTIONS_PER_ROUND + 1)]
+        lines += [END_ROUND.format(round=round_number, unused=unused) for unused in range(1, QUESTIONS_PER_ROUND + 1)]
     return tuple(lines)
+
 
 def _sentences(text: str) -> list[str]:
     return [part.strip() for part in re.split(r"(?<=[.!?])\s+", text) if part.strip()]
@@ -436,7 +440,7 @@ class Game:
         suspect = self.case.suspect(d.suspect)
         lie = next((entry for entry in self._standing_lies(d.suspect) if d.exhibit in entry.catch), None)
         if lie is not None and lie.label is not None:
-            self._system(f"{suspect.call} breaks.")
+            self._system(BREAKS.format(call=suspect.call))
             t.broken.append(lie.label)
             if lie.admit is not None:
                 self._say(d.suspect, lie.admit)
@@ -446,7 +450,7 @@ class Game:
                 assert lie.gives_way_to is not None
                 self._say(d.suspect, self.case.lie(lie.gives_way_to).words)
         else:
-            self._system(f"{suspect.call} stands by what was said.")
+            self._system(STANDS_BY.format(call=suspect.call))
             if d.suspect in t.silenced or words(d.rest):
                 self._say(d.suspect, self._answer(d.suspect, d.rest))
         self._spend()
@@ -518,7 +522,7 @@ class Game:
             self._end_round(with_save=False)  # the SAVE came with the round's last question
         else:
             t.pending = Pending.END_ROUND
-            self._system(f"End round {t.round} with {QUESTIONS_PER_ROUND - t.questions} unused?")
+            self._system(END_ROUND.format(round=t.round, unused=QUESTIONS_PER_ROUND - t.questions))
 
     def _end_round(self, *, with_save: bool) -> None:
         t = self._t
