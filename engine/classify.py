@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from enum import Enum, auto
 
 from engine.case import ORDINAL_WORDS, Case, RulePassage
-from engine.exhibits import NUMERAL, cited_exhibits, distinct, numeral_value, numerals
+from engine.exhibits import NUMBER_WORD, NUMERAL, cited_exhibits, distinct, numeral_value, numerals
 from engine.grammar import IntentKind, IntentMatch, RequestMatch, StateQuestion, grammar, phrases
 from engine.messages import COMMAND_WORDS, Command, Message, MessageKind
 from engine.names import NameIndex
@@ -142,7 +142,7 @@ _STATEMENTS = re.compile(r"^(?:the\s+)?statements(?:\s+(?:for\s+|from\s+|of\s+|i
 _ANSWERS = re.compile(r"^answers\s+(?:from\s+|of\s+|for\s+|by\s+)?(.+)$", re.IGNORECASE)
 _BARE_NUMBER = re.compile(r"(?<![\w:.])(\d{1,2})(?![\w:])")  # "number 4", not "10:30" or "4th"
 # A number word is only a number after "number" ("clue number eleven"): bare, "one" and "two" are everyday words.
-_NUMBER_WORD = re.compile(rf"\bnumber\s+({NUMERAL})(?![\w:])", re.IGNORECASE)
+_NUMBER_WORD = re.compile(rf"\bnumber\s+({NUMBER_WORD})(?![\w:])", re.IGNORECASE)
 # An exhibit by its place ("the 7th exhibit", "the third clue"): the voice host writes "seventh" as "7th".
 _ORDINAL_EXHIBIT = re.compile(
     r"\b(?:(\d{1,2})(?:st|nd|rd|th)|(" + "|".join(ORDINAL_WORDS) + r"))\s+(?:exhibit|clue|piece of evidence)\b", re.IGNORECASE
@@ -237,9 +237,8 @@ _CLOSING = re.compile(r"[\s,.;:-]*(?:are we right|is that it|is that right|right
 def _bare_numbers(text: str) -> list[int]:
     """The numbers said with no citation word ("number 4 again", "clue number eleven"), in order."""
     found = [(match.start(1), int(match.group(1))) for match in _BARE_NUMBER.finditer(text)]
-    words = (match for match in _NUMBER_WORD.finditer(text) if not match.group(1).isdigit())  # digits: above
-    found += [(match.start(1), numeral_value(match.group(1))) for match in words]
-    return [number for _, number in sorted(set(found))]
+    found += [(match.start(1), numeral_value(match.group(1))) for match in _NUMBER_WORD.finditer(text)]
+    return [number for _, number in sorted(found)]
 
 
 def _ordinal_exhibits(text: str) -> list[int]:

@@ -19,7 +19,8 @@ _DASH = r"\s*[-–—]\s*"
 # A number as digits, or one to sixteen as a word, longest first ("seventeen" is no "seven").
 # The phrase grammar's exhibit slot reads the same.
 _WORD = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
-NUMERAL = rf"(?:\d{{1,3}}|\b(?:{_WORD})(?![\w-]))"
+NUMBER_WORD = rf"\b(?:{_WORD})(?![\w-])"
+NUMERAL = rf"(?:\d{{1,3}}|{NUMBER_WORD})"
 _RANGE = re.compile(r"\bE\s?(\d{1,3})" + _DASH + r"E?\s?(\d{1,3})\b(?![.:]\d)", re.IGNORECASE)
 # After "E" a word needs a space or a dash ("E seven", "E-7"): "Eight" is no E and "ight".
 _SINGLE = re.compile(

@@ -13,13 +13,12 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import Command, MessageKind
+from tests.scripted_recognizer import SEATS, in_round_two, seated_game
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.shared import Vocabulary
 from voice_host.understanding.settings import RepairWeights, UnderstandingSettings
 from voice_host.understanding.understand import Understander, recognition_confidence
-
-SEATS = ("Ann", "Ben")
 
 
 @pytest.fixture(scope="module")
@@ -29,20 +28,13 @@ def case() -> Case:
 
 @pytest.fixture
 def game(case: Case) -> Game:
-    game = Game(case)
-    game.start()
-    game.handle(", ".join(SEATS))
-    assert game.state.round == 1
-    return game
+    return seated_game(case)
 
 
 @pytest.fixture
 def round_two(game: Game) -> Game:
     """In round 2, so that E7 has been read and a confrontation with it would spend a question."""
-    game.handle("next")
-    game.handle("yes")
-    assert game.state.round == 2
-    return game
+    return in_round_two(game)
 
 
 @pytest.fixture(scope="module")
