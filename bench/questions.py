@@ -179,8 +179,11 @@ def main() -> int:
     case = hollin_fold()
     if args.no_echo or args.drop_cues or args.no_votes:
         draw = random.Random(args.seed)
-        kept = {(entry.line, cue): draw.random() >= args.drop_cues for entry in case.reveal.entries
-                for cue in (*entry.cues, *entry.plain_cues)}
+        kept = {
+            (entry.line, cue): draw.random() >= args.drop_cues
+            for entry in case.reveal.entries
+            for cue in (*entry.cues, *entry.plain_cues)
+        }
         case.derived["topics"] = build_topic_indexes(
             case, lambda entry, cue: kept[(entry.line, cue)], echo=not args.no_echo, votes=not args.no_votes
         )
@@ -195,8 +198,10 @@ def main() -> int:
         lined = [o for o in mine if o.question.topic != DEFLECT]
         reach = sum(o.reaches_line for o in lined) / max(len(lined), 1)
         subject = sum(o.on_subject for o in mine) / max(len(mine), 1)
-        print(f"| {split} | {len(mine)} | {reach:.1%} ({sum(o.reaches_line for o in lined)}/{len(lined)}) "
-              f"| {subject:.1%} ({sum(o.on_subject for o in mine)}/{len(mine)}) |")
+        print(
+            f"| {split} | {len(mine)} | {reach:.1%} ({sum(o.reaches_line for o in lined)}/{len(lined)}) "
+            f"| {subject:.1%} ({sum(o.on_subject for o in mine)}/{len(mine)}) |"
+        )
     if args.by_set:
         # each blind set once held out: its figure shows how rules shaped on the rest carry over to strangers' wording
         print()
@@ -206,8 +211,10 @@ def main() -> int:
             mine = [o for o in outcomes if o.question.blind_set == blind_set]
             lined = [o for o in mine if o.question.topic != DEFLECT]
             reached, on = sum(o.reaches_line for o in lined), sum(o.on_subject for o in mine)
-            print(f"| {blind_set} | {len(mine)} | {reached / max(len(lined), 1):.1%} ({reached}/{len(lined)}) "
-                  f"| {on / max(len(mine), 1):.1%} ({on}/{len(mine)}) |")
+            print(
+                f"| {blind_set} | {len(mine)} | {reached / max(len(lined), 1):.1%} ({reached}/{len(lined)}) "
+                f"| {on / max(len(mine), 1):.1%} ({on}/{len(mine)}) |"
+            )
     if args.misses:
         print()
         for outcome in outcomes:

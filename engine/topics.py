@@ -67,6 +67,7 @@ MAX_GAP = 2  # words that may stand between the words of a cue of three or more 
 # The past forms of English irregular verbs, as their plain form: a line's own words ("every paper I brought her") echo
 # a question's ("did you bring her papers?"). A few are other words too ("left", "saw", "felt"): in a question to a
 # suspect the verb is the common reading. Only the echo reads them: the cue lists give the forms they mean.
+# fmt: off
 _IRREGULAR = {
     form: verb
     for verb, forms in {
@@ -85,6 +86,7 @@ _IRREGULAR = {
     }.items()
     for form in forms.split()
 }
+# fmt: on
 
 
 @cache
@@ -617,7 +619,7 @@ def _focus_at(words: Sequence[str]) -> int | None:
 
 
 def _raise_after_about(words: Sequence[str], hits: list[_Hit]) -> list[_Hit]:
-    """"Was there anything odd [about the bowl]?", "did you hear anything [about the will]?": after a way of asking
+    """ "Was there anything odd [about the bowl]?", "did you hear anything [about the will]?": after a way of asking
     about anything, the thing the question is about is what is asked. Not after a thing or one of the six ("is Mrs
     Ruddock telling the truth about the kitchen?" asks about her), not when the way of asking's own line speaks of
     the thing ("anything else about the back stair?" is the HELD line that heard its door), and not a time ("did you
@@ -761,9 +763,7 @@ def line_words(case: Case) -> dict[str, LineWords]:
     saying = Counter(word for entry in lines for word in words[id(entry)])
     rarity = {word: math.log(len(lines) / count) for word, count in saying.items()}
     return {
-        suspect.key: LineWords(
-            tuple((entry, words[id(entry)]) for entry in lines if entry.suspect == suspect.key), rarity
-        )
+        suspect.key: LineWords(tuple((entry, words[id(entry)]) for entry in lines if entry.suspect == suspect.key), rarity)
         for suspect in case.suspects
     }
 
@@ -908,8 +908,6 @@ def build_topic_indexes(
     echoes = line_words(case)
     asked = asked_votes(case.asked, case.reveal.entries) if votes else {}
     return {
-        key: TopicIndex(
-            found, _dead_woman_stems(case, key), echoes[key] if echo else None, asked.get(key), case.entries_for(key)
-        )
+        key: TopicIndex(found, _dead_woman_stems(case, key), echoes[key] if echo else None, asked.get(key), case.entries_for(key))
         for key, found in cues.items()
     }

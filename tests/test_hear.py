@@ -133,9 +133,7 @@ def test_a_missing_file_is_reported_and_the_rest_still_heard(tmp_path: Path, fix
 
 
 @pytest.mark.speech  # `hear` loads the models in its own process
-def test_at_the_accusation_a_message_naming_one_of_the_six_is_an_accusation(
-    tmp_path: Path, fixtures: dict[str, Fixture]
-) -> None:
+def test_at_the_accusation_a_message_naming_one_of_the_six_is_an_accusation(tmp_path: Path, fixtures: dict[str, Fixture]) -> None:
     """`--at-accusation` judges in round A, whose rule makes "Confront Phoebe with E3." an accusation."""
     path = tmp_path / "confront.wav"
     write_wav(path, FixtureAudio(list(fixtures.values())).clean("u089"))  # Confront Phoebe with E3.

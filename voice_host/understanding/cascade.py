@@ -78,7 +78,6 @@ from voice_host.understanding.passes.whole_command import WholeCommandPass
 from voice_host.understanding.understand import Classifier, Heard, Understander
 
 if TYPE_CHECKING:
-
     from voice_host.ears.asr import Recognizer, SlotScores, Transcript
     from voice_host.ears.sound import Audio
 
