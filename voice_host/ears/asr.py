@@ -444,9 +444,10 @@ def _repeat_batch(encoded: object, size: int) -> object:
 
 _models: dict[tuple[Path, str, int], WhisperModel] = {}
 _models_lock = threading.Lock()
-# One transcription at a time per model: the window is set on the shared model for the call, and two
-# CPU-bound decodes on 2 cores only slow each other down. Another model (the short path's tiny.en,
-# voice_host/ears/short_words.py) need not wait for this one: a stop word must not queue behind a question.
+# One transcription at a time per model: the window is set on the shared model for the call. Another model
+# (the short path's tiny.en, voice_host/ears/short_words.py) need not wait for this one: a stop word must not
+# queue behind a question. (A decode keeps about one core busy: a second instance's decode can run beside
+# it at little cost; docs/benchmarks.md, "the check pass's decode beside the first pass's".)
 _transcribe_locks: dict[int, threading.Lock] = {}
 
 
