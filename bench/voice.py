@@ -127,14 +127,14 @@ def voice_family(fixture: Fixture) -> str:
 
 
 class Bench:
-    def __init__(self, with_baseline: bool = True) -> None:
+    def __init__(self, with_baseline: bool = True, side_decode: bool = True) -> None:
         from voice_host.cli.hear import HearPipeline, fresh_game, game_at_accusation
         from voice_host.ears.asr import RecognitionOptions, Recognizer
         from voice_host.loop.casefiles import load_bundled_case
         from voice_host.mouth.tts import Synthesizer
 
         self.case = load_bundled_case()
-        self.pipeline = HearPipeline(self.case)
+        self.pipeline = HearPipeline(self.case, side_decode=side_decode)
         # The baseline is stock faster-whisper: Whisper's whole 30 s window (the model is shared).
         self.plain: Recognizer | None = Recognizer(RecognitionOptions(window_padding_seconds=None)) if with_baseline else None
         self.synth = Synthesizer()
@@ -451,6 +451,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("voice-bench.jsonl"), help="one JSON line per utterance")
     parser.add_argument("--resume", action="store_true", help="keep --out's lines and measure only the rest")
     parser.add_argument("--no-baseline", action="store_true", help="only the Host's pipeline")
+    parser.add_argument(
+        "--no-side-decode",
+        action="store_true",
+        help="the check pass decodes after the first pass, on the same model instance (as before 2026-12-04)",
+    )
     parser.add_argument("--text", action="store_true", help="the said words, no audio: understanding alone")
     parser.add_argument("--report", type=Path, default=None, help="print the tables from a results file and stop")
     parser.add_argument(
@@ -483,7 +488,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out.write_text("", encoding="utf-8")
     if args.no_baseline or args.text:
         args.baseline_splits = ""
-    bench = Bench(with_baseline=bool(args.baseline_splits))
+    bench = Bench(with_baseline=bool(args.baseline_splits), side_decode=not args.no_side_decode)
     print(
         "host = HearPipeline (base b5 int8, its passes, repair, NAMES matcher, confirmation);"
         " baseline = stock base b5 (30 s window) unbiased, exact NAMES, never confirms",

@@ -12,6 +12,7 @@ import numpy as np
 from engine.case import Case
 from engine.game import Game
 from voice_host.ears.asr import HeardWord, Hypotheses, Rejection, SlotScores, Transcript
+from voice_host.ears.side_decode import SideDecoder
 from voice_host.understanding.cascade import RecognitionPasses
 from voice_host.understanding.passes.check import CheckPass
 from voice_host.understanding.passes.first import FirstPass
@@ -138,6 +139,7 @@ def passes_for(
     biasing: Biasing,
     passes: tuple[RecognitionPass, ...] = (),
     settings: UnderstandingSettings | None = None,
+    beside: SideDecoder | None = None,
 ) -> RecognitionPasses:
     return RecognitionPasses(
         recognizer,  # type: ignore[arg-type]  # only transcribe(), time_words() and score_continuations() are used
@@ -145,6 +147,7 @@ def passes_for(
         Understander(case.suspects, settings or UnderstandingSettings()),
         biasing,
         passes=passes,
+        beside=beside,
     )
 
 

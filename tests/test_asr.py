@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import wave
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from models.locate import WhisperModelName
 from tests.conftest_speech import Render
 from voice_host.ears.asr import (
+    KeptEncodings,
     RecognitionOptions,
     Recognizer,
     Rejection,
@@ -25,6 +27,7 @@ from voice_host.ears.asr import (
     played_at,
     window_frames,
 )
+from voice_host.ears.side_decode import SideDecoder, SideRequest
 from voice_host.mouth.tts import Synthesizer
 
 
@@ -424,3 +427,47 @@ def test_each_model_has_its_own_transcription_lock() -> None:
     base, tiny = object(), object()
     assert _transcribe_lock(base) is _transcribe_lock(base)
     assert _transcribe_lock(base) is not _transcribe_lock(tiny)
+
+
+def test_a_kept_encoding_is_handed_to_a_thread_that_waits_for_it() -> None:
+    kept = KeptEncodings(size=2)
+    handed: list[object | None] = []
+    waiter = threading.Thread(target=lambda: handed.append(kept.wait_for(b"utterance", timeout=30.0)))
+    waiter.start()
+    kept.put(b"utterance", "encoded")  # the waiter wakes on this, whether it began waiting before or after
+    waiter.join()
+    assert handed == ["encoded"]
+
+
+def test_waiting_for_an_encoding_never_made_gives_none() -> None:
+    assert KeptEncodings().wait_for(b"never", timeout=0.0) is None
+
+
+def test_only_the_latest_encodings_are_kept() -> None:
+    kept = KeptEncodings(size=2)
+    for key in (b"a", b"b", b"c"):
+        kept.put(key, key.decode())
+    assert kept.get(b"a") is None and kept.get(b"b") == "b" and kept.get(b"c") == "c"
+    kept.get(b"b")  # used: the most recent now
+    kept.put(b"d", "d")
+    assert kept.get(b"c") is None and kept.get(b"b") == "b"
+    kept.clear()
+    assert kept.get(b"b") is None
+
+
+def test_a_side_decode_hears_the_utterance_on_the_first_pass_s_encoding(
+    tiny_recognizer: Recognizer, render_speech: Render, encoded_frames: list[int]
+) -> None:
+    # The check pass's unprompted decode, on a second instance beside the prompted first pass.
+    audio = render_speech("Answers, Cobb.")
+    serial = tiny_recognizer.transcribe(audio, initial_prompt="", hotwords=None, beam_size=1)
+    tiny_recognizer.forget_encoding()
+    encoded_frames.clear()
+    beside = SideDecoder.beside(tiny_recognizer)
+    assert beside.side.model is not tiny_recognizer.model and beside.side.options.cpu_threads == 1
+    beside.start(audio, SideRequest(beam_size=1))
+    tiny_recognizer.transcribe(audio, initial_prompt="Lucy Cobb, the kitchen maid.")
+    side = beside.take(audio, SideRequest(beam_size=1))
+    assert len(encoded_frames) == 1  # encoded once, by the first instance
+    assert side is not None and side.raw_text == serial.raw_text and not side.biased
+    assert side.avg_logprob == pytest.approx(serial.avg_logprob, abs=1e-4)

@@ -23,6 +23,7 @@ from tests.scripted_recognizer import (
     seated_game,
 )
 from voice_host.ears.asr import HeardWord
+from voice_host.ears.side_decode import SideDecoder, SideRequest
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.cascade import RecognitionPasses, cascade_for
 from voice_host.understanding.normalise import CorrectionKind
@@ -73,6 +74,31 @@ def test_a_name_both_passes_heard_goes_through(case: Case, game: Game) -> None:
     assert result.passes == 2
     assert result.heard.uncertain_names == ()
     assert not result.heard.needs_confirmation
+
+
+def test_the_check_pass_takes_the_decode_made_beside_the_first_pass(case: Case, game: Game) -> None:
+    first = ScriptedRecognizer("Ormerod, where were you at ten?", "Ormerod, where were you at ten?")
+    side = ScriptedRecognizer("", "Or more, where were you at ten?")  # the second instance: heard unprompted
+    beside = SideDecoder(side)  # type: ignore[arg-type]  # only transcribe() is used
+    result = passes_for(case, first, Biasing.PROMPT_CHECKED, beside=beside).hear(AUDIO, game, SEATS)
+    assert side.calls == [None] and side.beams == [1] and side.utterance is AUDIO  # started before it was needed
+    assert first.calls[1:] == ["closed set: "]  # the first instance never decoded the utterance unprompted
+    assert result.unbiased is not None and result.unbiased.raw_text == "Or more, where were you at ten?"
+    assert result.heard.uncertain_names == ("ormerod",)  # judged on the side decode's words
+    assert result.passes == 3
+
+
+def test_a_decode_made_beside_for_other_audio_is_not_taken(case: Case, game: Game) -> None:
+    side = ScriptedRecognizer("", "Or more, where were you at ten?")
+    beside = SideDecoder(side)  # type: ignore[arg-type]  # only transcribe() is used
+    beside.start(AUDIO, SideRequest(beam_size=1))
+    assert beside.take(ALONE, SideRequest(beam_size=1)) is None  # another utterance's
+    beside.start(AUDIO, SideRequest(beam_size=1))
+    assert beside.take(AUDIO, SideRequest(beam_size=5)) is None  # asked for another beam
+    beside.start(AUDIO, SideRequest(beam_size=1))
+    taken = beside.take(AUDIO, SideRequest(beam_size=1))
+    assert taken is not None and taken.raw_text == "Or more, where were you at ten?"
+    assert beside.take(AUDIO, SideRequest(beam_size=1)) is None  # taken once
 
 
 # The check pass's closed set: the name only the prompted pass wrote, heard in its place unprompted.

@@ -22,6 +22,7 @@ from engine.case import Case
 from engine.game import Game
 from engine.rules import ROUNDS
 from voice_host.ears.asr import RecognitionOptions, Recognizer
+from voice_host.ears.side_decode import SideDecoder
 from voice_host.ears.sound import BLOCK_SAMPLES, SAMPLE_RATE, Audio
 from voice_host.understanding.cascade import Recognised, RecognitionPasses
 from voice_host.understanding.passes.shared import Biasing, Vocabulary
@@ -89,12 +90,17 @@ class HearPipeline:
         biasing: Biasing = Biasing.PROMPT_CHECKED,
         options: RecognitionOptions | None = None,
         use_vad: bool = True,
+        side_decode: bool = True,
     ) -> None:
         self.case = case
         self.names = {s.key: s.name for s in case.suspects}
         self.understander = Understander(case.suspects)
         self.recognizer = Recognizer(options or RecognitionOptions())
-        self.passes = RecognitionPasses(self.recognizer, Vocabulary.for_suspects(case.suspects), self.understander, biasing)
+        # The check pass decodes beside the first pass on a second instance (about 150 MB more).
+        beside = SideDecoder.beside(self.recognizer) if side_decode and biasing is Biasing.PROMPT_CHECKED else None
+        self.passes = RecognitionPasses(
+            self.recognizer, Vocabulary.for_suspects(case.suspects), self.understander, biasing, beside=beside
+        )
         self.use_vad = use_vad
         self._vad = None
         if use_vad:

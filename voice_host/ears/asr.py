@@ -300,6 +300,47 @@ def window_frames(audio_seconds: float, padding_seconds: float | None) -> int | 
     return min(30 * _FRAMES_PER_SECOND, math.ceil((audio_seconds + padding_seconds) * _FRAMES_PER_SECOND))
 
 
+class KeptEncodings:
+    """The last few encoder outputs of one model, by a digest of their features; another thread may wait for one.
+
+    A second instance of the same model (`SideDecoder`) decodes beside the first pass on the encoder
+    output the first instance is making: it waits here for it rather than encode the audio again.
+    """
+
+    def __init__(self, size: int = 2) -> None:
+        self.size = size
+        self._kept: dict[bytes, object] = {}
+        self._changed = threading.Condition()
+
+    def get(self, key: bytes) -> object | None:
+        with self._changed:
+            found = self._kept.pop(key, None)
+            if found is not None:
+                self._kept[key] = found  # the most recent last
+            return found
+
+    def put(self, key: bytes, encoded: object) -> None:
+        with self._changed:
+            self._kept[key] = encoded
+            while len(self._kept) > self.size:
+                self._kept.pop(next(iter(self._kept)))
+            self._changed.notify_all()
+
+    def wait_for(self, key: bytes, timeout: float) -> object | None:
+        """The encoder output for `key`, once it is made, or None after `timeout` seconds."""
+        with self._changed:
+            self._changed.wait_for(lambda: key in self._kept, timeout)
+            return self._kept.get(key)
+
+    def clear(self) -> None:
+        with self._changed:
+            self._kept.clear()
+
+
+def features_key(features: npt.NDArray[np.float32]) -> bytes:
+    return hashlib.blake2b(features.tobytes(), digest_size=16).digest() + repr(features.shape).encode()
+
+
 def _windowed_model_class() -> type:
     from faster_whisper import WhisperModel
 
@@ -313,28 +354,33 @@ def _windowed_model_class() -> type:
         (biased, slot, check, word timing) encodes the same features: the last encoder outputs are
         kept and reused, so a later pass costs only its decoding (the encoder is half of a pass).
         Two are kept: a pass that hears other audio (the near voice, the slower view) leaves the
-        utterance's own encoding for the passes after it.
+        utterance's own encoding for the passes after it. A model with a `lender` (a second instance
+        of the same weights) waits up to `borrow_seconds` for the lender's encoding of the same
+        features before it encodes them itself.
         """
 
         window_frames: int | None = None
-        kept_encodings: int = 2
-        _last_encoded: dict[bytes, object] | None = None
+        kept: KeptEncodings
+        lender: WindowedWhisperModel | None = None
+        borrow_seconds: float = 5.0
+
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)
+            self.kept = KeptEncodings()
 
         def encode(self, features: npt.NDArray[np.float32]):  # type: ignore[no-untyped-def]
             frames = self.window_frames
             if frames is not None and features.shape[-1] > frames:
                 features = features[..., :frames]
             features = np.ascontiguousarray(features)
-            key = hashlib.blake2b(features.tobytes(), digest_size=16).digest() + repr(features.shape).encode()
-            kept = self._last_encoded if self._last_encoded is not None else {}
-            if key in kept:
-                kept[key] = kept.pop(key)  # the most recent last
-                return kept[key]
+            key = features_key(features)
+            found = self.kept.get(key)
+            if found is None and self.lender is not None:
+                found = self.lender.kept.wait_for(key, self.borrow_seconds)
+            if found is not None:
+                return found
             encoded = super().encode(features)
-            kept[key] = encoded
-            while len(kept) > self.kept_encodings:
-                kept.pop(next(iter(kept)))
-            self._last_encoded = kept
+            self.kept.put(key, encoded)
             return encoded
 
     return WindowedWhisperModel
@@ -442,12 +488,12 @@ def _repeat_batch(encoded: object, size: int) -> object:
     return ctranslate2.StorageView.from_array(np.ascontiguousarray(np.repeat(array, size, axis=0)))
 
 
-_models: dict[tuple[Path, str, int], WhisperModel] = {}
+_models: dict[tuple[Path, str, int, int], WhisperModel] = {}
 _models_lock = threading.Lock()
 # One transcription at a time per model: the window is set on the shared model for the call. Another model
 # (the short path's tiny.en, voice_host/ears/short_words.py) need not wait for this one: a stop word must not
-# queue behind a question. (A decode keeps about one core busy: a second instance's decode can run beside
-# it at little cost; docs/benchmarks.md, "the check pass's decode beside the first pass's".)
+# queue behind a question. A decode keeps about one core busy, so the check pass's decode runs beside the
+# first pass's on a second instance with a lock of its own (voice_host/ears/side_decode.py).
 _transcribe_locks: dict[int, threading.Lock] = {}
 
 
@@ -456,10 +502,14 @@ def _transcribe_lock(model: WhisperModel) -> threading.Lock:
         return _transcribe_locks.setdefault(id(model), threading.Lock())
 
 
-def load_whisper(options: RecognitionOptions, cache_dir: Path | None = None) -> WhisperModel:
-    """The faster-whisper model for these options, loaded once per process and then shared."""
+def load_whisper(options: RecognitionOptions, cache_dir: Path | None = None, lender: WhisperModel | None = None) -> WhisperModel:
+    """The faster-whisper model for these options, loaded once per process and then shared.
+
+    With a `lender` (a model of the same weights): a second instance of its own, which decodes on the
+    lender's encoder outputs (`KeptEncodings`) and never waits for the lender's transcribe lock.
+    """
     folder = whisper_model_dir(options.model, cache_dir)
-    key = (folder, options.compute_type, options.cpu_threads)
+    key = (folder, options.compute_type, options.cpu_threads, id(lender) if lender is not None else 0)
     with _models_lock:
         model = _models.get(key)
         if model is None:
@@ -471,6 +521,7 @@ def load_whisper(options: RecognitionOptions, cache_dir: Path | None = None) -> 
                 cpu_threads=options.cpu_threads,
                 local_files_only=True,
             )
+            model.lender = lender
             _models[key] = model
             log.info("whisper %s loaded in %.1f s", options.model.value, time.perf_counter() - started)
         return model
@@ -482,9 +533,10 @@ class Recognizer:
 
     options: RecognitionOptions = field(default_factory=RecognitionOptions)
     cache_dir: Path | None = None
+    lender: WhisperModel | None = None  # a second instance decoding on this model's encoder outputs
 
     def __post_init__(self) -> None:
-        self.model = load_whisper(self.options, self.cache_dir)
+        self.model = load_whisper(self.options, self.cache_dir, self.lender)
 
     def transcribe(
         self,
@@ -629,7 +681,7 @@ class Recognizer:
     def forget_encoding(self) -> None:
         """Drop the kept encoder outputs, so the next pass encodes its audio (benchmarks time that)."""
         with _transcribe_lock(self.model):
-            self.model._last_encoded = None
+            self.model.kept.clear()
 
     def time_words(self, audio: Audio, transcript: Transcript) -> Transcript:
         """The transcript with every word timed and how loud it was (`Transcript.words`).

@@ -134,6 +134,7 @@ def open_table_voice(
     """
     try:
         from voice_host.ears.asr import RecognitionOptions, Recognizer
+        from voice_host.ears.side_decode import SideDecoder
         from voice_host.loop.barge_in import barge_turn
         from voice_host.mouth.tts import opening_lines
         from voice_host.screen.voice_io import open_voice
@@ -142,9 +143,10 @@ def open_table_voice(
         from voice_host.understanding.understand import Understander
 
         understander = Understander(case.suspects)
-        passes = RecognitionPasses(
-            recognizer or Recognizer(RecognitionOptions()), Vocabulary.for_suspects(case.suspects), understander
-        )
+        whisper = recognizer or Recognizer(RecognitionOptions())
+        # The check pass decodes beside the first pass on a second instance of the model (about 150 MB more).
+        beside = SideDecoder.beside(whisper) if isinstance(whisper, Recognizer) else None
+        passes = RecognitionPasses(whisper, Vocabulary.for_suspects(case.suspects), understander, beside=beside)
 
         def understand(audio: Audio) -> Heard:
             recognised = passes.hear(audio, classifier, classifier.seats())

@@ -49,6 +49,8 @@ The passes, in order (with the prompt biasing, the default):
 - check, when the transcript names a suspect in a costly message that would otherwise go through: an
   unbiased pass, and a name only the biased pass produced counts as uncertain, unless the unbiased
   pass had words in its place and the six's names scored there (a closed set) put it clearly first.
+  Given a `SideDecoder`, its unbiased decode starts before the first pass, on a second model instance
+  (`StartsAhead`), and is taken when the check runs.
 The slot pass (`SlotPass`: Whisper decodes again continuing from the verb, "Read E") did the
 closed set's work before it, with up to three decodes; it is kept as a pass one can list instead.
 See docs/benchmarks.md ("Voice understanding") for the measurements behind these choices.
@@ -72,13 +74,23 @@ from voice_host.understanding.passes.lost_citation import LostCitationPass
 from voice_host.understanding.passes.n_best import NBestPass
 from voice_host.understanding.passes.near_voice import NearVoicePass
 from voice_host.understanding.passes.phrased_command import PhrasedCommandPass
-from voice_host.understanding.passes.shared import Biasing, Ears, Hearing, PassName, PassRun, RecognitionPass, Vocabulary
+from voice_host.understanding.passes.shared import (
+    Biasing,
+    Ears,
+    Hearing,
+    PassName,
+    PassRun,
+    RecognitionPass,
+    StartsAhead,
+    Vocabulary,
+)
 from voice_host.understanding.passes.slower import SlowerPass
 from voice_host.understanding.passes.whole_command import WholeCommandPass
 from voice_host.understanding.understand import Classifier, Heard, Understander
 
 if TYPE_CHECKING:
     from voice_host.ears.asr import Recognizer, SlotScores, Transcript
+    from voice_host.ears.side_decode import SideDecoder
     from voice_host.ears.sound import Audio
 
 
@@ -179,18 +191,25 @@ class RecognitionPasses:
     biasing: Biasing = Biasing.PROMPT_CHECKED
     near_voice: NearVoiceGate = NearVoiceGate()
     passes: tuple[RecognitionPass, ...] = ()  # () means `cascade_for(biasing)`
+    # A second model instance for a pass that decodes beside the first (the check pass); None: every
+    # decode after the first pass's.
+    beside: SideDecoder | None = None
     ears: Ears = field(init=False)
 
     def __post_init__(self) -> None:
         if not self.passes:
             self.passes = cascade_for(self.biasing)
-        self.ears = Ears(self.recognizer, self.vocabulary, self.understander, self.near_voice)
+        self.ears = Ears(self.recognizer, self.vocabulary, self.understander, self.near_voice, self.beside)
 
     def hear(self, audio: Audio, classifier: Classifier, seats: Iterable[str] = ()) -> Recognised:
         seated = tuple(seats)
         matcher = self.understander.matcher.with_protected(seated)
         hearing = Hearing(audio, classifier, seated, matcher, time.perf_counter())
         processor_started = time.process_time()
+        if self.beside is not None:
+            for step in self.passes:
+                if isinstance(step, StartsAhead):
+                    step.start_ahead(hearing, self.ears)
         for step in self.passes:
             if step.applies(hearing, self.ears):
                 step.run(hearing, self.ears)

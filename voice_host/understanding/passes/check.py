@@ -10,6 +10,7 @@ import re
 import time
 from dataclasses import dataclass
 
+from voice_host.ears.side_decode import SideRequest
 from voice_host.understanding.names import NamesMatcher
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun
 from voice_host.understanding.understand import repaired_text
@@ -27,6 +28,11 @@ class CheckPass:
 
     name: PassName = PassName.CHECK
 
+    def start_ahead(self, hearing: Hearing, ears: Ears) -> None:
+        """Start the unprompted decode beside the first pass's: whether it is needed is known only after it."""
+        if ears.beside is not None:
+            ears.beside.start(hearing.audio, SideRequest(ears.settings.check_beam_size))
+
     def applies(self, hearing: Hearing, ears: Ears) -> bool:
         heard = hearing.current
         message = heard.message
@@ -37,9 +43,10 @@ class CheckPass:
         heard = hearing.current
         hearing.unchecked, hearing.unchecked_seconds = heard, time.perf_counter() - hearing.started
         named = hearing.matcher.suspects_named(heard.text)
-        plain = ears.recognizer.transcribe(
-            hearing.audio, initial_prompt="", hotwords=None, beam_size=ears.settings.check_beam_size
-        )
+        request = SideRequest(ears.settings.check_beam_size)
+        plain = ears.beside.take(hearing.audio, request) if ears.beside is not None else None
+        if plain is None:
+            plain = ears.recognizer.transcribe(hearing.audio, initial_prompt="", hotwords=None, beam_size=request.beam_size)
         hearing.runs.append(PassRun(self.name, (plain,)))
         plain_text = repaired_text(plain.text, hearing.matcher, ears.settings)[0] if plain.rejected is None else ""
         plain_names = set(hearing.matcher.suspects_named(plain_text))

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from engine.messages import FORM_WORDS, Command, Message, MessageKind
 from voice_host.ears.near_voice import NearVoiceGate
@@ -19,6 +19,7 @@ from voice_host.understanding.understand import Classifier, Heard, Understander
 
 if TYPE_CHECKING:
     from voice_host.ears.asr import Recognizer, SlotScores, Transcript
+    from voice_host.ears.side_decode import SideDecoder
     from voice_host.ears.sound import Audio
 
 
@@ -105,6 +106,7 @@ class Ears:
     vocabulary: Vocabulary
     understander: Understander
     near_voice: NearVoiceGate
+    beside: SideDecoder | None = None  # a second model instance that decodes beside the first pass
 
     @property
     def settings(self) -> UnderstandingSettings:
@@ -159,6 +161,13 @@ class RecognitionPass(Protocol):
 
     def run(self, hearing: Hearing, ears: Ears) -> None:
         """Hear the audio again (or look at what was heard) and update `hearing.heard`; record the run."""
+
+
+@runtime_checkable
+class StartsAhead(Protocol):
+    """A pass that may start its decode before the first pass runs (on `Ears.beside`), to take it when it runs."""
+
+    def start_ahead(self, hearing: Hearing, ears: Ears) -> None: ...
 
 
 def unusable(heard: Heard) -> bool:
