@@ -439,6 +439,21 @@ def test_a_kept_encoding_is_handed_to_a_thread_that_waits_for_it() -> None:
     assert handed == ["encoded"]
 
 
+def test_an_encoding_waited_for_is_handed_over_even_when_newer_ones_push_it_out() -> None:
+    kept = KeptEncodings(size=1)
+    handed: list[object | None] = []
+    waiter = threading.Thread(target=lambda: handed.append(kept.wait_for(b"utterance", timeout=30.0)))
+    waiter.start()
+    while not kept.awaited(b"utterance"):  # until the waiter is waiting (no sleep: it is a few instructions away)
+        pass
+    with kept._changed:  # the waiter cannot wake until both are put
+        kept.put(b"utterance", "encoded")
+        kept.put(b"slower", "other")
+    waiter.join()
+    assert handed == ["encoded"] and kept.get(b"utterance") is None
+    assert not kept.awaited(b"utterance")
+
+
 def test_waiting_for_an_encoding_never_made_gives_none() -> None:
     assert KeptEncodings().wait_for(b"never", timeout=0.0) is None
 

@@ -304,12 +304,14 @@ class KeptEncodings:
     """The last few encoder outputs of one model, by a digest of their features; another thread may wait for one.
 
     A second instance of the same model (`SideDecoder`) decodes beside the first pass on the encoder
-    output the first instance is making: it waits here for it rather than encode the audio again.
+    output the first instance is making: it waits here for it rather than encode the audio again. An
+    output someone waits for is handed to them even if newer ones push it out before they wake.
     """
 
     def __init__(self, size: int = 2) -> None:
         self.size = size
         self._kept: dict[bytes, object] = {}
+        self._awaited: dict[bytes, object | None] = {}  # waited for: None until it is made
         self._changed = threading.Condition()
 
     def get(self, key: bytes) -> object | None:
@@ -324,13 +326,27 @@ class KeptEncodings:
             self._kept[key] = encoded
             while len(self._kept) > self.size:
                 self._kept.pop(next(iter(self._kept)))
+            if key in self._awaited:
+                self._awaited[key] = encoded
             self._changed.notify_all()
+
+    def awaited(self, key: bytes) -> bool:
+        """Whether a thread is waiting for this encoder output."""
+        with self._changed:
+            return key in self._awaited
 
     def wait_for(self, key: bytes, timeout: float) -> object | None:
         """The encoder output for `key`, once it is made, or None after `timeout` seconds."""
         with self._changed:
-            self._changed.wait_for(lambda: key in self._kept, timeout)
-            return self._kept.get(key)
+            found = self._kept.get(key)
+            if found is not None:
+                return found
+            self._awaited[key] = None
+            try:
+                self._changed.wait_for(lambda: self._awaited[key] is not None, timeout)
+                return self._awaited[key]
+            finally:
+                del self._awaited[key]
 
     def clear(self) -> None:
         with self._changed:
