@@ -454,6 +454,13 @@ def test_an_encoding_waited_for_is_handed_over_even_when_newer_ones_push_it_out(
     assert not kept.awaited(b"utterance")
 
 
+def test_an_encoding_made_and_pushed_out_before_anyone_waited_is_not_waited_for() -> None:
+    kept = KeptEncodings(size=1)
+    kept.put(b"utterance", "encoded")
+    kept.put(b"slower", "other")
+    assert kept.wait_for(b"utterance", timeout=30.0) is None  # at once: it will not be made again
+
+
 def test_waiting_for_an_encoding_never_made_gives_none() -> None:
     assert KeptEncodings().wait_for(b"never", timeout=0.0) is None
 

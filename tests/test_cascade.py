@@ -4,6 +4,9 @@ a scripted recognizer."""
 from __future__ import annotations
 
 import math
+import threading
+from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
@@ -22,7 +25,7 @@ from tests.scripted_recognizer import (
     passes_for,
     seated_game,
 )
-from voice_host.ears.asr import HeardWord
+from voice_host.ears.asr import HeardWord, Transcript
 from voice_host.ears.side_decode import SideDecoder, SideRequest
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.cascade import RecognitionPasses, cascade_for
@@ -89,16 +92,38 @@ def test_the_check_pass_takes_the_decode_made_beside_the_first_pass(case: Case, 
 
 
 def test_a_decode_made_beside_for_other_audio_is_not_taken(case: Case, game: Game) -> None:
-    side = ScriptedRecognizer("", "Or more, where were you at ten?")
-    beside = SideDecoder(side)  # type: ignore[arg-type]  # only transcribe() is used
-    beside.start(AUDIO, SideRequest(beam_size=1))
-    assert beside.take(ALONE, SideRequest(beam_size=1)) is None  # another utterance's
-    beside.start(AUDIO, SideRequest(beam_size=1))
-    assert beside.take(AUDIO, SideRequest(beam_size=5)) is None  # asked for another beam
-    beside.start(AUDIO, SideRequest(beam_size=1))
+    def started(request: SideRequest) -> SideDecoder:
+        beside = SideDecoder(ScriptedRecognizer("", "Or more, where were you at ten?"))  # type: ignore[arg-type]
+        beside.start(AUDIO, request)
+        return beside
+
+    assert started(SideRequest(beam_size=1)).take(ALONE, SideRequest(beam_size=1)) is None  # another utterance's
+    assert started(SideRequest(beam_size=1)).take(AUDIO, SideRequest(beam_size=5)) is None  # another beam
+    beside = started(SideRequest(beam_size=1))
     taken = beside.take(AUDIO, SideRequest(beam_size=1))
     assert taken is not None and taken.raw_text == "Or more, where were you at ten?"
     assert beside.take(AUDIO, SideRequest(beam_size=1)) is None  # taken once
+
+
+@dataclass
+class HeldRecognizer(ScriptedRecognizer):
+    """A second instance whose first decode goes on until it is released."""
+
+    release: threading.Event = field(default_factory=threading.Event)
+
+    def transcribe(self, audio: object, *args: Any, **kwargs: Any) -> Transcript:
+        if not self.calls:
+            self.release.wait()
+        return super().transcribe(audio, *args, **kwargs)
+
+
+def test_no_decode_is_started_beside_while_an_earlier_one_is_still_going(case: Case, game: Game) -> None:
+    side = HeldRecognizer("", "Or more, where were you at ten?")
+    beside = SideDecoder(side)  # type: ignore[arg-type]  # only transcribe() is used
+    beside.start(ALONE, SideRequest(beam_size=1))  # an earlier utterance's, never taken, still decoding
+    beside.start(AUDIO, SideRequest(beam_size=1))
+    assert beside.take(AUDIO, SideRequest(beam_size=1)) is None  # not queued behind it: the check decodes now
+    side.release.set()
 
 
 # The check pass's closed set: the name only the prompted pass wrote, heard in its place unprompted.

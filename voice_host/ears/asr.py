@@ -16,6 +16,7 @@ Guards (each a reason in `Transcript.rejected`, with the raw text kept for diagn
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import logging
 import math
@@ -312,6 +313,7 @@ class KeptEncodings:
         self.size = size
         self._kept: dict[bytes, object] = {}
         self._awaited: dict[bytes, object | None] = {}  # waited for: None until it is made
+        self._made: collections.deque[bytes] = collections.deque(maxlen=16)  # the latest made, kept or not
         self._changed = threading.Condition()
 
     def get(self, key: bytes) -> object | None:
@@ -324,6 +326,7 @@ class KeptEncodings:
     def put(self, key: bytes, encoded: object) -> None:
         with self._changed:
             self._kept[key] = encoded
+            self._made.append(key)
             while len(self._kept) > self.size:
                 self._kept.pop(next(iter(self._kept)))
             if key in self._awaited:
@@ -336,10 +339,11 @@ class KeptEncodings:
             return key in self._awaited
 
     def wait_for(self, key: bytes, timeout: float) -> object | None:
-        """The encoder output for `key`, once it is made, or None after `timeout` seconds."""
+        """The encoder output for `key`, once it is made, or None after `timeout` seconds (or at once, when it
+        was made and is no longer kept: it will not come again)."""
         with self._changed:
             found = self._kept.get(key)
-            if found is not None:
+            if found is not None or key in self._made:
                 return found
             self._awaited[key] = None
             try:
@@ -351,6 +355,7 @@ class KeptEncodings:
     def clear(self) -> None:
         with self._changed:
             self._kept.clear()
+            self._made.clear()
 
 
 def features_key(features: npt.NDArray[np.float32]) -> bytes:

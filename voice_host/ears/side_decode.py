@@ -2,7 +2,7 @@
 while the first instance decodes it with the prompt.
 
 A decode keeps about one of the two cores busy, so the check pass's unprompted greedy decode costs the
-first pass's decode about 0.007 s when it runs beside it, and a checked message is understood about 0.12 s
+first pass's decode about 0.007 s when it runs beside it, and a checked message is understood about 0.15 s
 sooner than when the check decodes after the first pass (docs/benchmarks.md, "the check pass's decode
 beside the first pass's"). The second instance decodes on the first instance's encoder output
 (`KeptEncodings`), so the audio is encoded once.
@@ -30,14 +30,16 @@ class SideDecoder:
 
     `start` is called with the utterance before the first pass runs; `take` gives its transcript for the
     same audio (the very array), waiting for it if it is still decoding, or None when it was started for
-    other audio or not at all. Only the latest utterance is kept.
+    other audio or not at all (an earlier utterance's decode, never taken, was still going when it was to
+    start). Only the latest utterance is kept.
     """
 
     side: Recognizer  # the second instance (`Recognizer(options, lender=first.model)`)
     _pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="side-decode"))
     _audio: Audio | None = None
     _request: SideRequest | None = None
-    _future: Future[Transcript] | None = None
+    _future: Future[Transcript] | None = None  # the decode started for `_audio`, until taken
+    _running: Future[Transcript] | None = None  # the latest decode started, taken or not
 
     @classmethod
     def beside(cls, first: Recognizer, cpu_threads: int = 1) -> SideDecoder:
@@ -46,8 +48,13 @@ class SideDecoder:
         return cls(Recognizer(options, first.cache_dir, lender=first.model))
 
     def start(self, audio: Audio, request: SideRequest) -> None:
+        if self._running is not None and not self._running.done():
+            # An earlier utterance's decode is still going (it was never taken): this one would queue
+            # behind it, so the check decodes on the first instance instead.
+            self._audio = self._request = self._future = None
+            return
         self._audio, self._request = audio, request
-        self._future = self._pool.submit(
+        self._running = self._future = self._pool.submit(
             self.side.transcribe, audio, initial_prompt="", hotwords=None, beam_size=request.beam_size
         )
 
