@@ -96,7 +96,7 @@ class HearPipeline:
         self.names = {s.key: s.name for s in case.suspects}
         self.understander = Understander(case.suspects)
         self.recognizer = Recognizer(options or RecognitionOptions())
-        # The check pass decodes beside the first pass on a second instance (about 150 MB more).
+        # The check pass decodes beside the first pass on a second instance (peak memory about 60 MB more).
         beside = SideDecoder.beside(self.recognizer) if side_decode and biasing is Biasing.PROMPT_CHECKED else None
         self.passes = RecognitionPasses(
             self.recognizer, Vocabulary.for_suspects(case.suspects), self.understander, biasing, beside=beside

@@ -144,7 +144,7 @@ def open_table_voice(
 
         understander = Understander(case.suspects)
         whisper = recognizer or Recognizer(RecognitionOptions())
-        # The check pass decodes beside the first pass on a second instance of the model (about 150 MB more).
+        # The check pass decodes beside the first pass on a second instance of the model (peak memory about 60 MB more).
         beside = SideDecoder.beside(whisper) if isinstance(whisper, Recognizer) else None
         passes = RecognitionPasses(whisper, Vocabulary.for_suspects(case.suspects), understander, beside=beside)
 
