@@ -113,17 +113,19 @@ class HeldRecognizer(ScriptedRecognizer):
 
     def transcribe(self, audio: object, *args: Any, **kwargs: Any) -> Transcript:
         if not self.calls:
-            self.release.wait()
+            self.release.wait(timeout=60.0)  # a bound, so a failing test cannot leave the pool's thread waiting
         return super().transcribe(audio, *args, **kwargs)
 
 
 def test_no_decode_is_started_beside_while_an_earlier_one_is_still_going(case: Case, game: Game) -> None:
     side = HeldRecognizer("", "Or more, where were you at ten?")
     beside = SideDecoder(side)  # type: ignore[arg-type]  # only transcribe() is used
-    beside.start(ALONE, SideRequest(beam_size=1))  # an earlier utterance's, never taken, still decoding
-    beside.start(AUDIO, SideRequest(beam_size=1))
-    assert beside.take(AUDIO, SideRequest(beam_size=1)) is None  # not queued behind it: the check decodes now
-    side.release.set()
+    try:
+        beside.start(ALONE, SideRequest(beam_size=1))  # an earlier utterance's, never taken, still decoding
+        beside.start(AUDIO, SideRequest(beam_size=1))
+        assert beside.take(AUDIO, SideRequest(beam_size=1)) is None  # not queued behind it: the check decodes now
+    finally:
+        side.release.set()
 
 
 # The check pass's closed set: the name only the prompted pass wrote, heard in its place unprompted.
