@@ -195,21 +195,21 @@ class RecognitionPasses:
     # decode after the first pass's.
     beside: SideDecoder | None = None
     ears: Ears = field(init=False)
+    ahead: tuple[StartsAhead, ...] = field(init=False)  # the passes that start a decode beside the first pass
 
     def __post_init__(self) -> None:
         if not self.passes:
             self.passes = cascade_for(self.biasing)
         self.ears = Ears(self.recognizer, self.vocabulary, self.understander, self.near_voice, self.beside)
+        self.ahead = tuple(step for step in self.passes if isinstance(step, StartsAhead)) if self.beside else ()
 
     def hear(self, audio: Audio, classifier: Classifier, seats: Iterable[str] = ()) -> Recognised:
         seated = tuple(seats)
         matcher = self.understander.matcher.with_protected(seated)
         hearing = Hearing(audio, classifier, seated, matcher, time.perf_counter())
         processor_started = time.process_time()
-        if self.beside is not None:
-            for step in self.passes:
-                if isinstance(step, StartsAhead):
-                    step.start_ahead(hearing, self.ears)
+        for early in self.ahead:
+            early.start_ahead(hearing, self.ears)
         for step in self.passes:
             if step.applies(hearing, self.ears):
                 step.run(hearing, self.ears)
