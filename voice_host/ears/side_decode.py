@@ -36,9 +36,7 @@ class SideDecoder:
 
     side: Recognizer  # the second instance (`Recognizer(options, lender=first.model)`)
     _pool: ThreadPoolExecutor = field(default_factory=lambda: ThreadPoolExecutor(1, thread_name_prefix="side-decode"))
-    _audio: Audio | None = None
-    _request: SideRequest | None = None
-    _future: Future[Transcript] | None = None  # the decode started for `_audio`, until taken
+    _pending: tuple[Audio, SideRequest, Future[Transcript]] | None = None  # the decode started, until taken
     _running: Future[Transcript] | None = None  # the latest decode started, taken or not
 
     @classmethod
@@ -51,16 +49,18 @@ class SideDecoder:
         if self._running is not None and not self._running.done():
             # An earlier utterance's decode is still going (it was never taken): this one would queue
             # behind it, so the check decodes on the first instance instead.
-            self._audio = self._request = self._future = None
+            self._pending = None
             return
-        self._audio, self._request = audio, request
-        self._running = self._future = self._pool.submit(
+        self._running = self._pool.submit(
             self.side.transcribe, audio, initial_prompt="", hotwords=None, beam_size=request.beam_size
         )
+        self._pending = (audio, request, self._running)
 
     def take(self, audio: Audio, request: SideRequest) -> Transcript | None:
-        future = self._future
-        if future is None or self._audio is not audio or self._request != request:
+        if self._pending is None:
             return None
-        self._audio = self._request = self._future = None
+        started_for, asked, future = self._pending
+        if started_for is not audio or asked != request:
+            return None
+        self._pending = None
         return future.result()
