@@ -39,7 +39,7 @@ import argparse
 import math
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +54,7 @@ from audio_fixtures.echo import EchoPath, echo_path  # noqa: E402
 from engine.replies import Reply  # noqa: E402
 from voice_host.ears.echo import GATE_DB, TAIL_SECONDS  # noqa: E402
 from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, Audio  # noqa: E402
+from voice_host.loop.barge_in import ShortPath  # noqa: E402
 
 STOP_WORDS = ("Stop.", "Wait.", "Stop!", "Hold on.", "Wait, wait.", "Stop, please.")
 WARM_SECONDS = 10.0
@@ -280,6 +281,11 @@ def main() -> None:
         help="seconds of the Host (the narration just before) heard before each trial's 22 s: Silero's state as deep in a night",
     )
     parser.add_argument("--no-rest", action="store_true", help="Silero never rests over the gate's silence (as before)")
+    parser.add_argument(
+        "--views",
+        default=",".join(view.value for view in ShortPath().views),
+        help="the canceller's signals the short path scores, in turn (words, gated, suppressed; 'words': before run 8)",
+    )
     args = parser.parse_args()
     gate_db = None if args.no_gate else args.gate_db
 
@@ -289,7 +295,7 @@ def main() -> None:
     from models.locate import WhisperModelName
     from voice_host.cli.hear import HearPipeline
     from voice_host.ears.asr import RecognitionOptions
-    from voice_host.ears.short_words import ShortWord, ShortWordScorer, second_opinion_scorer
+    from voice_host.ears.short_words import ShortView, ShortWord, ShortWordScorer, second_opinion_scorer
     from voice_host.loop.casefiles import load_bundled_case
     from voice_host.loop.listener import ListenerSettings
     from voice_host.mouth.tts import Synthesizer, default_voice_map
@@ -313,7 +319,8 @@ def main() -> None:
     renderer = Renderer()
     length = int((WARM_SECONDS + TRIAL_SECONDS) * SAMPLE_RATE)
     history = int(args.history * SAMPLE_RATE)
-    settings = ListenerSettings(rest_after_gate_seconds=None) if args.no_rest else None
+    settings = ListenerSettings(short_path=ShortPath(views=tuple(ShortView(view) for view in args.views.split(","))))
+    settings = replace(settings, rest_after_gate_seconds=None) if args.no_rest else settings
 
     def over_host(key: str, seed: int, clean: Audio) -> tuple[list[Heard], list[Short], float, float, str]:
         """The player's `clean` words said over the Host at a seeded moment: what was heard, and where."""
@@ -404,7 +411,7 @@ def main() -> None:
     command += " --no-short" if args.no_short else f" --model {args.model} --padding {args.padding:g}"
     command += " --no-second" if args.no_second and not args.no_short else ""
     command += " --short-only" if args.short_only else ""
-    command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "")
+    command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "") + f" --views {args.views}"
     print(f"`{command}" + (" --no-night" if args.no_night else f" --nights {args.nights}") + "`\n")
     if args.trials:
         within = sum(1 for t in times if t <= 0.5)

@@ -16,7 +16,7 @@ import pytest
 from engine.replies import PartKind, Reply, ReplyPart
 from voice_host.ears.audio import DeviceLostError, NoMicrophoneError
 from voice_host.ears.echo import EchoCanceller, FarEnd
-from voice_host.ears.short_words import ShortWord, ShortWordScores
+from voice_host.ears.short_words import ShortView, ShortWord, ShortWordScores
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.ears.turn import EndOfTurn, TurnText
 from voice_host.ears.vad import SegmenterSettings
@@ -1110,6 +1110,41 @@ def test_a_stop_under_the_floor_is_taken_on_a_second_opinion(second: bool) -> No
         assert taken[0].scores.phrase[ShortWord.STOP] == "Stop"
     else:
         assert taken == []
+
+
+class Halve:
+    """A canceller whose output is half the microphone's (a suppressor that takes half of every word)."""
+
+    def process(self, mic: Audio, far: Audio) -> Audio:
+        return (mic / 2).astype(np.float32)
+
+
+def heard_only_suppressed(audio: Audio) -> ShortWordScores:
+    """A stop only the suppressor's signal gives (speech at 0.3: the detector's half of 0.6)."""
+    stop = -0.2 if bool(np.any(audio == np.float32(0.3))) else -6.0
+    best = {ShortWord.STOP: stop, ShortWord.REPEAT: -5.0, ShortWord.NEXT: -5.0, ShortWord.SKIP: -7.0}
+    return ShortWordScores(best, {word: word.value for word in best}, seconds=0.01, audio_seconds=len(audio) / RATE)
+
+
+@pytest.mark.parametrize("views", [(ShortView.GATED, ShortView.SUPPRESSED), (ShortView.WORDS,)])
+def test_a_word_the_first_signal_misses_is_scored_on_the_next(views: tuple[ShortView, ...]) -> None:
+    h, far_end, clock, taken = short_harness()
+    settings = replace(SHORT_SETTINGS, short_path=replace(SHORT_SETTINGS.short_path, views=views))
+    h.listener = Listener(
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append, settings,
+        executor=InlineExecutor(), clock=clock,
+        echo=EchoCanceller(Halve(), Subtract(), passthrough_after_seconds=1.0, settle_seconds=0.0, gate_db=None),
+        far_end=far_end, short_words=heard_only_suppressed, on_short_word=taken.append,
+    )  # fmt: skip
+    h.listener.begin_speaking()
+    h.listener.short_words, scored = recording(heard_only_suppressed)
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 6) + silence(3))
+    if views == (ShortView.WORDS,):
+        assert taken == [] and len(scored) == 1 and 0.6 in scored[0]
+    else:
+        assert [t.word for t in taken] == [ShortWord.STOP]
+        # The linear canceller's words (silenced where the gate was shut: here never), then the suppressor's.
+        assert len(scored) == 2 and 0.6 in scored[0] and 0.3 in scored[1]
 
 
 def test_the_early_understanding_waits_for_the_short_words_verdict() -> None:

@@ -9,6 +9,7 @@ from tests.conftest_speech import Render
 from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.ears.vad import (
     DigitalSilence,
+    RecentAudio,
     SegmenterSettings,
     SegmentEvent,
     SilenceStep,
@@ -145,6 +146,15 @@ def test_collector_starts_fresh_for_the_next_utterance() -> None:
         assert ended is not None
         # Only this utterance's speech, never the last one's.
         assert set(np.unique(ended)) <= {0.0, np.float32(value)}
+
+
+def test_recent_audio_keeps_the_latest_seconds_and_says_when_it_has_too_few() -> None:
+    recent = RecentAudio(0.1, sample_rate=100)  # 10 samples
+    for value in range(1, 6):
+        recent.add(np.full(4, value, dtype=np.float32))
+    latest = recent.last(10)
+    assert latest is not None and list(latest) == [3, 3, 4, 4, 4, 4, 5, 5, 5, 5]
+    assert recent.last(13) is None  # more than was kept (12 samples, whole blocks)
 
 
 def test_collector_reset_forgets_a_half_utterance() -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from tests.conftest_speech import Render, speech_fixture
-from voice_host.ears.short_words import ShortWord, ShortWordScorer
+from voice_host.ears.short_words import ShortView, ShortViews, ShortWord, ShortWordScorer, gated_words
 from voice_host.loop.barge_in import ShortPath
 
 
@@ -31,3 +32,20 @@ def test_each_short_word_is_scored_as_its_kind(
 @pytest.mark.parametrize("said", ["Read exhibit seven.", "Yes, go ahead.", "Who's got the pen?"])
 def test_other_words_are_no_short_word(short_scorer: ShortWordScorer, render_speech: Render, said: str) -> None:
     assert ShortPath().verdict(short_scorer.score(render_speech(said, pad=0.1))) is None
+
+
+def test_gated_words_keep_only_what_the_gate_let_through_and_a_frame_either_side() -> None:
+    words = np.full(1600, 0.5, dtype=np.float32)  # the linear canceller's output: a word and the echo's residue
+    detect = np.zeros(1600, dtype=np.float32)
+    detect[800:960] = 0.1  # the gate let one 10 ms frame through
+    gated = gated_words(words, detect)
+    assert np.all(gated[640:1120] == 0.5)  # that frame and one either side
+    assert np.all(gated[:630] == 0) and np.all(gated[1130:] == 0)
+
+
+def test_without_the_detectors_signal_every_view_is_the_words() -> None:
+    words = np.full(320, 0.5, dtype=np.float32)
+    assert all(ShortViews(words).view(view) is words for view in ShortView)
+    assert ShortViews(words, np.zeros(100, dtype=np.float32)).view(ShortView.SUPPRESSED) is words  # not the same samples
+    detect = np.full(320, 0.25, dtype=np.float32)
+    assert ShortViews(words, detect).view(ShortView.SUPPRESSED) is detect

@@ -28,6 +28,44 @@ from voice_host.ears.asr import RecognitionOptions, Recognizer, SlotScores
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 
 
+class ShortView(Enum):
+    """Which of the echo canceller's signals a short utterance over the Host is scored on.
+
+    Over the Host each signal keeps something the other loses (tune, docs/benchmarks.md "Barge-in", run 8):
+    the linear canceller's output keeps the player's word whole but leaves the Host's echo around it, the
+    suppressor's takes more echo out but cuts into the word. A word neither takes is scored on the next.
+    """
+
+    WORDS = "words"  # the linear canceller's output, as the whole understanding hears it
+    GATED = "gated"  # the same, silent wherever the residual-echo gate was shut (only the echo was left there)
+    SUPPRESSED = "suppressed"  # what Silero hears: the canceller with its residual-echo suppressor, and the gate
+
+
+def gated_words(words: Audio, detect: Audio, margin_samples: int = 160) -> Audio:
+    """`words` silenced wherever `detect` (the gated signal of the same samples) is digital silence, more
+    than `margin_samples` from anything the gate let through: Whisper hears the player's word, not the echo's
+    residue around it."""
+    words = np.asarray(words, dtype=np.float32)
+    if len(detect) != len(words):
+        return words
+    passed = (np.asarray(detect) != 0).astype(np.float32)
+    near_passed = np.convolve(passed, np.ones(2 * margin_samples + 1, dtype=np.float32), mode="same") > 0
+    return np.where(near_passed, words, np.float32(0)).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class ShortViews:
+    """One short utterance as both of the canceller's signals gave it (the same samples)."""
+
+    words: Audio
+    detect: Audio | None = None  # None: no echo canceller (the words are all there is)
+
+    def view(self, kind: ShortView) -> Audio:
+        if self.detect is None or len(self.detect) != len(self.words) or kind is ShortView.WORDS:
+            return self.words
+        return gated_words(self.words, self.detect) if kind is ShortView.GATED else self.detect
+
+
 class ShortWord(Enum):
     """What a short utterance over the Host asks for."""
 

@@ -220,6 +220,29 @@ class UtteranceCollector:
         return np.concatenate(self._utterance).astype(np.float32, copy=False)
 
 
+class RecentAudio:
+    """The last `seconds` of a signal, block by block (the detector's signal beside the utterance's)."""
+
+    def __init__(self, seconds: float, sample_rate: int = SAMPLE_RATE) -> None:
+        self.keep = round(seconds * sample_rate)
+        self._blocks: deque[Audio] = deque()
+        self._samples = 0
+
+    def add(self, block: Audio) -> None:
+        self._blocks.append(block)
+        self._samples += len(block)
+        while self._blocks and self._samples - len(self._blocks[0]) >= self.keep:
+            self._samples -= len(self._blocks.popleft())
+
+    def last(self, samples: int) -> Audio | None:
+        """The latest `samples` samples, or None when fewer than that were kept."""
+        if samples > self._samples:
+            return None
+        if samples == 0:
+            return np.zeros(0, dtype=np.float32)
+        return np.concatenate(self._blocks).astype(np.float32, copy=False)[-samples:]
+
+
 class SpeechDetector(Protocol):
     """Anything that says how likely a chunk of 16 kHz audio is speech."""
 

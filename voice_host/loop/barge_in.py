@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from engine.messages import Command, Message
-from voice_host.ears.short_words import ShortWord, ShortWordScores
+from voice_host.ears.short_words import ShortView, ShortWord, ShortWordScores
 from voice_host.ears.turn import TurnText
 from voice_host.understanding.complete import heard_turn
 from voice_host.understanding.understand import Heard
@@ -164,6 +164,11 @@ class ShortPath:
     second_opinion_from: float = -6.5
     second_opinion_rank: int = 2
     second_stop_floor: float = -5.0
+    # The canceller's signals the words are scored on, in turn, until one is taken (each with the whole
+    # phrase and the second opinion as above). Tune, 66 stop trials and 80 other words: the linear output
+    # alone took 53, silenced where the gate shut 55, that and then the suppressor's 59; other words taken
+    # 1 of 80 each way ("Nice one." as "Next one.").
+    views: tuple[ShortView, ...] = (ShortView.GATED, ShortView.SUPPRESSED)
 
     def host_talking(self, host: HostTalk | None, now: float) -> bool:
         return host is not None and (host.stopped_at is None or now < host.stopped_at + self.tail_seconds)
