@@ -756,6 +756,31 @@ async def test_words_said_over_the_host_silence_restart_wait_or_are_dropped() ->
         assert voice.stops == stops + 1  # usable input interrupts the Host as before
 
 
+@pytest.mark.anyio
+async def test_words_said_as_the_table_silences_the_host_are_taken_as_always() -> None:
+    async with seated_while_the_host_speaks() as (app, pilot, voice):
+        game = app.driver.game
+        over = SaidWhen(began_at=11.0, ended_at=11.5, host=HostTalk(started_at=10.0))
+
+        def heard(text: str) -> Heard:
+            return Heard(text, text, (), 0.95, game.preview(text), needs_confirmation=False)
+
+        app.take_heard(heard("Ada, where were you at nine?"))  # the Host answers a spoken question
+        await pilot.pause()
+        app.take_short_word(short_heard(ShortWord.STOP))  # "Stop, ..."
+        said = len(voice.said)
+        app.take_heard(heard("please"), over)  # "... please.", begun before the Host fell silent
+        await pilot.pause()
+        assert len(voice.said) == said  # not "One at a time": the Host was asked to be quiet, and is
+        app.take_heard(heard("Ada, where were you at ten?"), over)  # a question as it fell silent: answered now
+        await pilot.pause()
+        assert shown(app, "#ledger-questions") == "●●○○  2 of 4"
+        # Once the Host talks again, a question over its answer is dropped with a word, as before.
+        app.take_heard(heard("Ada, what did you see?"), over)
+        await pilot.pause()
+        assert voice.said[-1].parts[0].text == ONE_AT_A_TIME
+
+
 def short_heard(word: ShortWord) -> ShortHeard:
     best = {kind: (-0.5 if kind is word else -5.0) for kind in ShortWord}
     scores = ShortWordScores(best, {kind: kind.value.title() + "." for kind in ShortWord}, seconds=0.05, audio_seconds=0.6)

@@ -31,6 +31,7 @@ from textual.driver import Driver
 from textual.message import Message
 from textual.widgets import Footer, Input, OptionList, Static
 
+from engine.messages import MessageKind
 from engine.replies import PartKind, Reply, ReplyPart
 from engine.rules import QUESTIONS_PER_ROUND
 from engine.state import GameState
@@ -247,6 +248,9 @@ class TableApp(App[int]):
         self.barge_in = BargeIn()
         self._answering_voice = False  # the Host's current talk answers a spoken message
         self._kept: Heard | None = None  # said over the Host: answered when it stops
+        # The table silenced the Host (a stop word, Esc) and it has not spoken since: words said as it fell
+        # silent ("Stop, ... please.") are taken as always, never kept or dropped with a word.
+        self._table_silenced = False
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="top"):
@@ -372,8 +376,15 @@ class TableApp(App[int]):
         words = barge_words((heard.transcript, heard.text), heard.message, is_repeat_request(heard.text, heard.message))
         host = replace(said.host, answering_voice=self._answering_voice)
         action = self.barge_in.decide(words, said.began_at, said.ended_at, host)
+        if action in (BargeAction.KEEP, BargeAction.DROP) and self._table_silenced:
+            # The Host is silent at the table's word: a card message is taken as always, and talk ("... please.")
+            # is only shown, so the Host stays quiet.
+            if heard.message is not None and heard.message.kind is not MessageKind.TABLE_TALK:
+                return False
+            self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: the Host stays quiet.")
+            return True
         if action is BargeAction.SILENCE:
-            self._silence()
+            self._silence(by_table=True)
             self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: the Host stopped. F3 repeats the reply.")
         elif action is BargeAction.RESTART:
             self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: again from the start.")
@@ -394,7 +405,7 @@ class TableApp(App[int]):
         the game as the card's next and pass."""
         said = short.scores.phrase[short.word]
         if short.word is ShortWord.STOP:
-            self._silence()
+            self._silence(by_table=True)
             self.heard.show_notice("Heard", f"{said!r}: the Host stopped. F3 repeats the reply.")
         elif short.word is ShortWord.REPEAT:
             self.heard.show_notice("Heard", f"{said!r}: again from the start.")
@@ -602,13 +613,15 @@ class TableApp(App[int]):
     # --- speech ---------------------------------------------------------------------------------------
 
     def _say(self, reply: Reply) -> None:
+        self._table_silenced = False
         if self.voice is not None:
             self.voice.say(reply)
 
-    def _silence(self) -> None:
+    def _silence(self, by_table: bool = False) -> None:
         """New input interrupts the Host: what it was saying is on the screen anyway (and what was said
-        over it is dropped: the table has moved on)."""
+        over it is dropped: the table has moved on). `by_table`: a stop word or Esc asked for the silence."""
         self._kept = None
+        self._table_silenced = self._table_silenced or by_table
         if self.voice is not None:
             self.voice.stop()
         self.show_speaking(None)
@@ -619,7 +632,7 @@ class TableApp(App[int]):
         speaking = self.mic.level.status is MicStatus.SPEAKING or (
             self.current is not None and any(view.speaking is not None for view in self.current.parts.values())
         )
-        self._silence()
+        self._silence(by_table=True)
         if speaking:
             self.heard.show_notice("Esc", "the Host stopped talking. F3 repeats the reply.")
         else:
