@@ -165,9 +165,9 @@ class ShortPath:
     second_opinion_rank: int = 2
     second_stop_floor: float = -5.0
     # The canceller's signals the words are scored on, in turn, until one is taken (each with the whole
-    # phrase and the second opinion as above). Tune, 66 stop trials and 80 other words: the linear output
-    # alone took 53, silenced where the gate shut 55, that and then the suppressor's 59; other words taken
-    # 1 of 80 each way ("Nice one." as "Next one.").
+    # phrase and the second opinion as above). Tune, 66 stop trials and 80 other words (bench/barge_in.py,
+    # docs/benchmarks.md "Barge-in", run 8): the linear output alone took 53, this order 60; other words
+    # taken 1 of 80 either way ("Nice one." as "Next one.").
     views: tuple[ShortView, ...] = (ShortView.GATED, ShortView.SUPPRESSED)
 
     def host_talking(self, host: HostTalk | None, now: float) -> bool:
