@@ -75,6 +75,9 @@ def matcher() -> NamesMatcher:
         ("Lawyers, where were you at ten?", "Lawyer, where were you at ten?"),
         # "NAME's answers" with the possessive run into a misheard name (a tune piper render).
         ("Waits answers, please.", "Thwaite's answers, please."),
+        # A title heard as another word before the name (a tune espeak-ng room render: "Reviment Keld").
+        ("Reviment Keld, what did you do at 10 o'clock?", "Reverend Keld, what did you do at 10 o'clock?"),
+        ("Misser Thwaite, where were you?", "Mr Thwaite, where were you?"),
     ],
 )
 def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard: str, expected: str) -> None:
@@ -122,6 +125,8 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "Remind me what the reverend told us.",  # a title after "the" is the role: "told" is no surname
         "Pardon, what was that?",  # asks again: no "Parson"
         "Righto, let's crack on to the next round.",  # an opener: no "Ruddock"
+        "Poor Martha, she looked frightened.",  # a word before a name that sounds like no title
+        "Remember Keld said he was in the hall.",
     ],
 )
 def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) -> None:

@@ -61,6 +61,8 @@ class _Token:
 # The titles a player says before a surname ("Mrs Ruddock", "Reverend Keld"): the word after one is a
 # name slot. The cascade's addressee pass reads its titles from here too.
 SPOKEN_TITLES = ("mr", "mrs", "miss", "ms", "reverend", "rev")
+# How each title sounds said in full, and how the card writes it: a word heard for one ("Reviment Keld").
+_TITLE_SOUNDS = {"mister": "Mr", "missus": "Mrs", "miss": "Miss", "reverend": "Reverend"}
 # Titles are part of how a name is said, never a name to correct towards.
 _TITLES = frozenset({*SPOKEN_TITLES, "the", "dr", "doctor"})
 # The card's openers; dropped before classifying, never corrected (Ormerod -> "right" is common).
@@ -412,6 +414,23 @@ class NamesMatcher:
                 text = text[: found.start(1)] + meant + text[found.end(1) :]
         return text
 
+    def _repair_leading_title(self, text: str, corrections: list[Correction]) -> str:
+        """ "Reviment Keld, where ..." -> "Reverend Keld": at the start, a word that sounds like a title
+        before a suspect's name heard exactly is that title (Whisper writes a robotic or accented
+        "Reverend" as another word, and the address is then lost)."""
+        match = re.match(r"^(\W*)([A-Za-z]+)\s+([A-Za-z']+)", text)
+        if not match:
+            return text
+        heard, name = match.group(2), match.group(3)
+        lowered = heard.lower()
+        if lowered in self._aliases or self._never_a_name(lowered) or _bare(name.lower()) not in self._aliases:
+            return text
+        likeness, title = max((name_similarity(lowered, sound), title) for sound, title in _TITLE_SOUNDS.items())
+        if likeness < self.thresholds.title:
+            return text
+        corrections.append(Correction(CorrectionKind.NAME, heard, title, self.weights.misheard_opening))
+        return text[: match.start(2)] + title + text[match.end(2) :]
+
     def _repair_leading_full_name(self, text: str, corrections: list[Correction]) -> str:
         """ "Able to wait, where ..." / "Dole Blamire, ..." -> the full name, when a comma follows."""
         match = re.match(r"^(\W*)((?:[A-Za-z']+,?\s+){1,2}[A-Za-z']+)(?=\s*,)", text)
@@ -489,6 +508,7 @@ class NamesMatcher:
         if accuse and accuse.group(2).lower() != "we accuse" and self.suspects_named(text[accuse.end() :]):
             corrections.append(Correction(CorrectionKind.COMMAND, accuse.group(2), "We accuse", self.weights.misheard_opening))
             text = text[: accuse.start(2)] + "We accuse" + text[accuse.end(2) :]
+        text = self._repair_leading_title(text, corrections)
         text = self._repair_leading_full_name(text, corrections)
         # "in front Keld with", "can front Keld with": Confront heard as two words.
         two = re.match(r"^(\W*)([A-Za-z]+\s+front)\b", text, re.IGNORECASE)

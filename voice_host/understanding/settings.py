@@ -43,6 +43,9 @@ class NameThresholds:
     confront: float = 0.58  # the word right after "Confront" in "Confront X with ..."
     split: float = 0.8  # a name heard as two words whose first is a small word ("or Murad")
     role: float = 0.74  # a role word after "the" in a name slot ("the person" -> "the parson")
+    # The word before a suspect's name at the start, heard for a title ("Reviment Keld," 0.81 from
+    # "reverend", "Misser Thwaite," 0.93 from "mister"; "referee" is 0.78, "never" 0.70).
+    title: float = 0.8
     # A name run together or split in two ("Ablethweight", "or Murad") beats the one word's own
     # likeness only by more than this.
     span_margin: float = 0.05
