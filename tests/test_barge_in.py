@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+import numpy as np
 import pytest
 
 from engine.messages import Command, Message, MessageKind
-from voice_host.ears.short_words import ShortWord, ShortWordScores
+from voice_host.ears.short_words import ShortViews, ShortWord, ShortWordScores
+from voice_host.ears.sound import Audio
 from voice_host.ears.turn import TurnText
 from voice_host.loop.barge_in import (
     BargeAction,
@@ -206,3 +208,28 @@ def test_other_words_keep_their_grade_for_the_end_of_turn(heard: Callable[[str],
     assert barge_turn(heard("Wait,")) is TurnText.UNFINISHED  # "Thwaite, where were you?"
     assert barge_turn(heard("Wait for the statements.")) is TurnText.MAY_GO_ON
     assert barge_turn(heard("Read E4.")) is TurnText.WHOLE
+
+
+def test_views_are_scored_in_turn_until_one_is_taken() -> None:
+    words, detect = np.full(800, 0.5, dtype=np.float32), np.full(800, 0.25, dtype=np.float32)
+    views = SHORT.views_of(ShortViews(words, detect), None)  # gated, then suppressed
+    assert len(views) == 2 and views[1][0] is detect
+    heard: list[float] = []
+
+    def score(audio: Audio) -> ShortWordScores:
+        heard.append(float(audio.max()))
+        return scores(stop=-0.5, next=-6.0) if audio is detect else scores(stop=-6.0, next=-6.5)
+
+    found, word = SHORT.take(views, score, None)
+    assert word is ShortWord.STOP and found.best[ShortWord.STOP] == -0.5 and heard == [0.5, 0.25]
+    # Taken on the first view, the second is never scored.
+    heard.clear()
+    assert SHORT.take(views[1:], score, None)[1] is ShortWord.STOP and heard == [0.25]
+
+
+def test_without_the_detectors_signal_the_words_are_scored_once() -> None:
+    words = np.full(800, 0.5, dtype=np.float32)
+    views = SHORT.views_of(ShortViews(words), ShortViews(words))
+    assert len(views) == 1 and views[0][0] is words and views[0][1] is words
+    found, word = SHORT.take(views, lambda audio: scores(stop=-6.0, next=-6.5), None)
+    assert word is None and found.best[ShortWord.STOP] == -6.0

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
 from engine.messages import Command, Message
-from voice_host.ears.short_words import ShortView, ShortWord, ShortWordScores
+from voice_host.ears.short_words import ShortView, ShortViews, ShortWord, ShortWordScores
+from voice_host.ears.sound import Audio
 from voice_host.ears.turn import TurnText
 from voice_host.understanding.complete import heard_turn
 from voice_host.understanding.understand import Heard
@@ -40,6 +41,11 @@ SILENCE_PHRASES = frozenset(
 _FILLER = frozenset({"please", "ok", "okay", "oh", "um", "uh", "er", "host", "now", "sorry", "hey", "no", "just"})
 # The card's commands that act at once over the Host (the brief's "next" and "skip"; skip is pass).
 AT_ONCE_COMMANDS = frozenset({Command.NEXT, Command.PASS})
+
+
+# A scorer of the short words on one audio, and a word taken with the scores it was taken on.
+Scoring = Callable[[Audio], ShortWordScores]
+ScoredWord = tuple[ShortWordScores, ShortWord | None]
 
 
 class BargeWords(Enum):
@@ -189,6 +195,40 @@ class ShortPath:
     def second_verdict(self, second: ShortWordScores) -> ShortWord | None:
         """The second opinion's word: "stop" when the second model's first word is "stop" clearly enough."""
         return ShortWord.STOP if second.best.get(ShortWord.STOP, -math.inf) >= self.second_stop_floor else None
+
+    def views_of(self, stretch: ShortViews, phrase: ShortViews | None) -> list[tuple[Audio, Audio | None]]:
+        """What to score, in turn: each of `views` once (without the detector's signal every view is the words
+        themselves), as the stretch and, when the whole phrase is scored too, as the phrase."""
+        found: list[tuple[Audio, Audio | None]] = []
+        for view in self.views or (ShortView.WORDS,):
+            seen = stretch.view(view)
+            if not any(seen is earlier for earlier, _ in found):
+                found.append((seen, phrase.view(view) if phrase is not None else None))
+        return found
+
+    def take(self, views: Sequence[tuple[Audio, Audio | None]], score: Scoring, second_opinion: Scoring | None) -> ScoredWord:
+        """Score each view in turn until a short word is taken: the stretch, then the whole phrase, then the
+        second opinion on it. The word taken with the scores it was taken on, or the first view's scores and
+        None. One call per view costs less than all in one batch, and most words are taken on the first (tune:
+        scoring both at once took a word later, 0.36 s p50 against 0.33 s)."""
+        first: ScoredWord | None = None
+        for audio, whole in views:
+            scores = score(audio)
+            word = self.verdict(scores)
+            if word is not None:
+                return scores, word
+            if whole is not None:
+                whole_scores = score(whole)
+                if (whole_word := self.verdict(whole_scores, whole=True)) is not None:
+                    return whole_scores, whole_word
+            if second_opinion is not None and self.wants_second_opinion(scores):
+                second = second_opinion(audio)
+                if (second_word := self.second_verdict(second)) is not None:
+                    return second, second_word
+            first = first or (scores, None)
+        if first is None:
+            raise ValueError("no view to score")
+        return first
 
     def score_whole_too(self, utterance_speech_seconds: float, stretch_speech_seconds: float) -> bool:
         """Score the whole utterance as well as its last stretch: it has more than that stretch, and is short."""
