@@ -7,9 +7,9 @@
 Everything goes through the app's own path, block by block in audio time: the microphone (the Host's
 narration through a seeded echo path, `audio_fixtures/echo.py`, plus a player) -> `FarEnd` and
 `EchoCanceller` (fed exactly what was played) -> Silero -> the segmenter -> the short path
-(`ShortPath`, `ShortWordScorer`: docs/speech.md "Barge-in") and, for what it does not take, `EndOfTurn`
-and the whole understanding (`HearPipeline`: whisper's passes, the matcher, the engine's classifier) ->
-`barge_words`.
+(`ShortPath`, `ShortWordScorer`: docs/speech.md "Barge-in"; on the canceller's signals in turn, `--views`)
+and, for what it does not take, `EndOfTurn` and the whole understanding (`HearPipeline`: whisper's passes,
+the matcher, the engine's classifier) -> `barge_words`.
 
 - stop trials: a stretch of narration after 10 s of warm-up (and `--history` seconds of the Host before
   it, 30 by default, so Silero has heard the gate's silence as it has deep in a night; 0: the trials of

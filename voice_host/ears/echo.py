@@ -10,6 +10,9 @@ block into two signals (docs/benchmarks.md "Echo cancellation" and "Barge-in" ha
 - `words`, for Whisper: speex's linear canceller alone: it leaves the player's voice whole, so Whisper
   hears *what* was said (a suppressor cuts into words spoken over the Host).
 
+The short path's stop words are scored on both (voice_host/ears/short_words.py `ShortViews`): the words
+silenced where `detect` was gated shut, then `detect` itself, since each keeps words the other loses.
+
 WebRTC's AEC3 (`WebRtcFrames`, from the `livekit` wheel) cancels more and sooner, but as the detector it
 let Silero miss most short stop words said over the Host (bench/barge_in.py): it is kept as an option.
 
