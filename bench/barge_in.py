@@ -282,6 +282,13 @@ def main() -> None:
     )
     parser.add_argument("--no-rest", action="store_true", help="Silero never rests over the gate's silence (as before)")
     parser.add_argument(
+        "--start-seconds",
+        type=float,
+        default=None,
+        help="speech in a row that starts an utterance (SegmenterSettings.speech_seconds; everything here is over "
+        "the Host; default: the app's)",
+    )
+    parser.add_argument(
         "--views",
         default=",".join(view.value for view in ShortPath().views),
         help="the canceller's signals the short path scores, in turn (words, gated, suppressed; 'words': before run 8)",
@@ -321,6 +328,8 @@ def main() -> None:
     history = int(args.history * SAMPLE_RATE)
     settings = ListenerSettings(short_path=ShortPath(views=tuple(ShortView(view) for view in args.views.split(","))))
     settings = replace(settings, rest_after_gate_seconds=None) if args.no_rest else settings
+    if args.start_seconds is not None:
+        settings = replace(settings, segmenter=replace(settings.segmenter, speech_seconds=args.start_seconds))
 
     def over_host(key: str, seed: int, clean: Audio) -> tuple[list[Heard], list[Short], float, float, str]:
         """The player's `clean` words said over the Host at a seeded moment: what was heard, and where."""
@@ -412,6 +421,7 @@ def main() -> None:
     command += " --no-second" if args.no_second and not args.no_short else ""
     command += " --short-only" if args.short_only else ""
     command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "") + f" --views {args.views}"
+    command += f" --start-seconds {args.start_seconds:g}" if args.start_seconds is not None else ""
     print(f"`{command}" + (" --no-night" if args.no_night else f" --nights {args.nights}") + "`\n")
     if args.trials:
         within = sum(1 for t in times if t <= 0.5)
