@@ -48,7 +48,7 @@ from voice_host.ears.vad import (
     SpeechDetector,
     UtteranceCollector,
 )
-from voice_host.loop.barge_in import BargeIn, HostTalk, ShortPath
+from voice_host.loop.barge_in import BargeIn, HostTalk, ScoredWord, Scoring, ShortPath
 from voice_host.loop.events import MicLevel, MicStatus
 
 T = TypeVar("T")
@@ -177,9 +177,9 @@ class Listener(Generic[T]):
         turn_complete: Callable[[T], TurnText] | None = None,
         echo: EchoCanceller | None = None,
         far_end: FarEnd | None = None,
-        short_words: Callable[[Audio], ShortWordScores] | None = None,
+        short_words: Scoring | None = None,
         on_short_word: Callable[[ShortHeard], None] | None = None,
-        second_opinion: Callable[[Audio], ShortWordScores] | None = None,
+        second_opinion: Scoring | None = None,
     ) -> None:
         """`turn_complete` is the text signal (what the words say about the turn, a `TurnText`):
         without it every turn waits out the hangover ceiling.
@@ -234,7 +234,7 @@ class Listener(Generic[T]):
         self._stretch_from = 0.0
         self._short_taken: int | None = None  # the pause whose words the short path took
         # The current pause's scoring: the scores it acted on (or the last stretch's) and its verdict.
-        self._short_future: Future[tuple[ShortWordScores, ShortWord | None]] | None = None
+        self._short_future: Future[ScoredWord] | None = None
         self._early_held: Audio | None = None  # the early understanding, waiting for that scoring
         rest_after = self.settings.rest_after_gate_seconds
         self._gate_silence = DigitalSilence(rest_after) if rest_after is not None else None
@@ -451,16 +451,12 @@ class Listener(Generic[T]):
             audio = audio[-round((segmenter.utterance_seconds - self._stretch_from + lead) * self.source.sample_rate) :]
             began_at = now - (segmenter.utterance_seconds - self._stretch_from)
         ended_at, pause = now - segmenter.silence_run, self._pause_id
-        score, second_opinion = self.short_words, self.second_opinion
         views = rule.views_of(
             ShortViews(audio, self._detected.last(len(audio))),
             ShortViews(whole, self._detected.last(len(whole))) if whole is not None else None,
         )
 
-        def scored() -> tuple[ShortWordScores, ShortWord | None]:
-            return rule.take(views, score, second_opinion)
-
-        def decide(done: Future[tuple[ShortWordScores, ShortWord | None]]) -> None:
+        def decide(done: Future[ScoredWord]) -> None:
             try:
                 scores, word = done.result()
             except Exception:  # the whole understanding still hears the utterance
@@ -475,7 +471,7 @@ class Listener(Generic[T]):
                 self._short_taken = pause
             self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
 
-        self._short_future = self.short_executor.submit(scored)
+        self._short_future = self.short_executor.submit(rule.take, views, self.short_words, self.second_opinion)
         self._short_future.add_done_callback(decide)
 
     def _next_pause(self) -> None:

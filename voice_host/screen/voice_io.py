@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from engine.replies import Reply
 from voice_host.ears.audio import AudioUnavailableError
-from voice_host.ears.short_words import ShortWordScores
 from voice_host.ears.sound import Audio
 from voice_host.ears.turn import TurnText
+from voice_host.loop.barge_in import Scoring
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.listener import Listener, ShortHeard, Utterance
 from voice_host.mouth.host_voice import HostVoice
@@ -207,9 +207,6 @@ def open_voice(
         "".join(f"; {problem}" for problem in problems),
     )
     return io
-
-
-Scoring = Callable[[Audio], ShortWordScores]
 
 
 def _short_path(
