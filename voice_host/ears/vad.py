@@ -154,6 +154,36 @@ class CollectorStep:
     audio: Audio | None = None
 
 
+class RecentAudio:
+    """The last `seconds` of a signal, block by block (the detector's signal beside the utterance's)."""
+
+    def __init__(self, seconds: float, sample_rate: int = SAMPLE_RATE) -> None:
+        self.keep = round(seconds * sample_rate)
+        self._blocks: deque[Audio] = deque()
+        self._samples = 0
+
+    def add(self, block: Audio) -> None:
+        self._blocks.append(block)
+        self._samples += len(block)
+        while self._blocks and self._samples - len(self._blocks[0]) >= self.keep:
+            self._samples -= len(self._blocks.popleft())
+
+    def blocks(self) -> list[Audio]:
+        return list(self._blocks)
+
+    def clear(self) -> None:
+        self._blocks.clear()
+        self._samples = 0
+
+    def last(self, samples: int) -> Audio | None:
+        """The latest `samples` samples, or None when fewer than that were kept."""
+        if samples > self._samples:
+            return None
+        if samples == 0:
+            return np.zeros(0, dtype=np.float32)
+        return np.concatenate(self._blocks).astype(np.float32, copy=False)[-samples:]
+
+
 class UtteranceCollector:
     """Keeps the audio for the segmenter: a pre-roll ring before speech, the utterance during it."""
 
@@ -161,8 +191,8 @@ class UtteranceCollector:
         self.settings = settings or SegmenterSettings()
         self.segmenter = VoiceSegmenter(self.settings)
         self.sample_rate = sample_rate
-        self._before: deque[Audio] = deque()  # recent chunks while waiting for speech
-        self._before_samples = 0
+        # Recent chunks while waiting for speech: the pre-roll plus the speech run still being confirmed.
+        self._before = RecentAudio(self.settings.pre_roll_seconds + self.settings.speech_seconds, sample_rate)
         self._utterance: list[Audio] = []
 
     @property
@@ -172,19 +202,17 @@ class UtteranceCollector:
     def reset(self) -> None:
         self.segmenter.reset()
         self._before.clear()
-        self._before_samples = 0
         self._utterance = []
 
     def add(self, chunk: Audio, is_speech: bool) -> CollectorStep:
         event = self.segmenter.process(len(chunk) / self.sample_rate, is_speech)
         if event is SegmentEvent.NONE and not self.segmenter.in_speech:
-            self._remember(chunk)
+            self._before.add(chunk)
             return CollectorStep(event)
         if event is SegmentEvent.SPEECH_STARTED:
-            self._remember(chunk)
-            self._utterance = list(self._before)
+            self._before.add(chunk)
+            self._utterance = self._before.blocks()
             self._before.clear()
-            self._before_samples = 0
             return CollectorStep(event)
         self._utterance.append(chunk)
         if event is SegmentEvent.SILENCE_STARTED:
@@ -206,41 +234,10 @@ class UtteranceCollector:
         self._utterance = []
         return audio
 
-    def _remember(self, chunk: Audio) -> None:
-        # Keep the pre-roll plus the speech run that is still being confirmed.
-        keep = int((self.settings.pre_roll_seconds + self.settings.speech_seconds) * self.sample_rate)
-        self._before.append(chunk)
-        self._before_samples += len(chunk)
-        while self._before and self._before_samples - len(self._before[0]) >= keep:
-            self._before_samples -= len(self._before.popleft())
-
     def _joined(self) -> Audio:
         if not self._utterance:
             return np.zeros(0, dtype=np.float32)
         return np.concatenate(self._utterance).astype(np.float32, copy=False)
-
-
-class RecentAudio:
-    """The last `seconds` of a signal, block by block (the detector's signal beside the utterance's)."""
-
-    def __init__(self, seconds: float, sample_rate: int = SAMPLE_RATE) -> None:
-        self.keep = round(seconds * sample_rate)
-        self._blocks: deque[Audio] = deque()
-        self._samples = 0
-
-    def add(self, block: Audio) -> None:
-        self._blocks.append(block)
-        self._samples += len(block)
-        while self._blocks and self._samples - len(self._blocks[0]) >= self.keep:
-            self._samples -= len(self._blocks.popleft())
-
-    def last(self, samples: int) -> Audio | None:
-        """The latest `samples` samples, or None when fewer than that were kept."""
-        if samples > self._samples:
-            return None
-        if samples == 0:
-            return np.zeros(0, dtype=np.float32)
-        return np.concatenate(self._blocks).astype(np.float32, copy=False)[-samples:]
 
 
 class SpeechDetector(Protocol):
