@@ -155,7 +155,8 @@ class CollectorStep:
 
 
 class RecentAudio:
-    """The last `seconds` of a signal, block by block (the detector's signal beside the utterance's)."""
+    """The last `seconds` of a signal, block by block: the pre-roll before speech, and the detector's signal
+    beside the utterance's (for the short path)."""
 
     def __init__(self, seconds: float, sample_rate: int = SAMPLE_RATE) -> None:
         self.keep = round(seconds * sample_rate)
