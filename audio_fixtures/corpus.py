@@ -551,6 +551,12 @@ MOVED_TO_TUNE = frozenset(
         "Let's write down what {who} told us.",
     }
 )
+# Moved after the short table talk below was added: dealt after it, so that no earlier line changes voice.
+# 2026-12-04: said over the Host in bench/barge_in.py's test trials with a shorter start (docs/benchmarks.md
+# "Barge-in", run 9), a cut of it was heard with "pass" in it and acted on; moved so that what it taught is
+# shaped on tune.
+MOVED_AFTER_SHORT_TALK = frozenset({"I'd like to know more about {who} and the letter."})
+MOVED_TO_TUNE = MOVED_TO_TUNE | MOVED_AFTER_SHORT_TALK
 MOVED = "moved_to_tune"  # the tag of a moved phrasing's lines
 
 # The test phrasings made for those moved to tune: other wordings of the same kind of message.
@@ -574,7 +580,14 @@ SHORT_TALK: list[Template] = [
     *(Template(SHORT_TALK_GROUP, text, "table_talk", split=Split.TEST) for text in SHORT_TALK_TEST),
 ]
 
-ALL_TEMPLATES: list[Template] = [*COMMANDS, *QUESTIONS, *CONFRONTATIONS, *ACCUSATIONS, *TABLE_TALK, *LATER_TEST, *SHORT_TALK]
+# The test phrasings made for those moved after the short table talk, listed after it for the same reason.
+LATEST_TEST: list[Template] = [
+    Template("t-name", "I keep thinking about {who} and that letter.", "table_talk", split=Split.TEST),
+]
+
+ALL_TEMPLATES: list[Template] = [
+    *COMMANDS, *QUESTIONS, *CONFRONTATIONS, *ACCUSATIONS, *TABLE_TALK, *LATER_TEST, *SHORT_TALK, *LATEST_TEST,
+]  # fmt: skip
 
 
 def _key(text: str) -> str:
