@@ -169,7 +169,9 @@ class Ears:
             scores = (scorer or self.scorer).score(audio)
             cpu = time.process_time() - cpu
             segmenter = listener.collector.segmenter
-            short = Short(now[0], now[0] - segmenter.silence_run, scores, None, cpu)
+            # A stretch that never started an utterance (`ShortPath.unstarted_seconds`) is scored after the pause.
+            paused = segmenter.silence_run if listener.collector.collecting else listener.settings.short_path.pause_seconds
+            short = Short(now[0], now[0] - paused, scores, None, cpu)
             if shorts and shorts[-1].asked == short.asked:  # the whole utterance, after its last stretch
                 short.before_seconds = shorts[-1].before_seconds + shorts[-1].scores.seconds
                 short.before_cpu_seconds = shorts[-1].before_cpu_seconds + shorts[-1].cpu_seconds
@@ -289,6 +291,12 @@ def main() -> None:
         "the Host; default: the app's)",
     )
     parser.add_argument(
+        "--unstarted",
+        default=str(ShortPath().unstarted_seconds),
+        help="speech in a row (seconds) that has the short path score a stretch too short to start an utterance "
+        "('None': off, as before run 10)",
+    )
+    parser.add_argument(
         "--views",
         default=",".join(view.value for view in ShortPath().views),
         help="the canceller's signals the short path scores, in turn (words, gated, suppressed; 'words': before run 8)",
@@ -326,7 +334,12 @@ def main() -> None:
     renderer = Renderer()
     length = int((WARM_SECONDS + TRIAL_SECONDS) * SAMPLE_RATE)
     history = int(args.history * SAMPLE_RATE)
-    settings = ListenerSettings(short_path=ShortPath(views=tuple(ShortView(view) for view in args.views.split(","))))
+    unstarted = None if args.unstarted == "None" else float(args.unstarted)
+    short_path = ShortPath(
+        views=tuple(ShortView(view) for view in args.views.split(",")),
+        unstarted_seconds=unstarted,
+    )
+    settings = ListenerSettings(short_path=short_path)
     settings = replace(settings, rest_after_gate_seconds=None) if args.no_rest else settings
     if args.start_seconds is not None:
         settings = replace(settings, segmenter=replace(settings.segmenter, speech_seconds=args.start_seconds))
@@ -422,6 +435,7 @@ def main() -> None:
     command += " --short-only" if args.short_only else ""
     command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "") + f" --views {args.views}"
     command += f" --start-seconds {args.start_seconds:g}" if args.start_seconds is not None else ""
+    command += f" --unstarted {args.unstarted}"
     print(f"`{command}" + (" --no-night" if args.no_night else f" --nights {args.nights}") + "`\n")
     if args.trials:
         within = sum(1 for t in times if t <= 0.5)

@@ -18,6 +18,7 @@ from voice_host.loop.barge_in import (
     BargeWords,
     HostTalk,
     ShortPath,
+    UnstartedStretch,
     barge_turn,
     barge_words,
     silence_words,
@@ -233,3 +234,36 @@ def test_without_the_detectors_signal_the_words_are_scored_once() -> None:
     assert len(views) == 1 and views[0][0] is words and views[0][1] is words
     found, word = SHORT.take(views, lambda audio: scores(stop=-6.0, next=-6.5), None)
     assert word is None and found.best[ShortWord.STOP] == -6.0
+
+
+# --- a stretch too short to start an utterance (Silero afresh after the gate's silence) ------------------
+
+
+def stretch() -> UnstartedStretch:
+    return UnstartedStretch(speech_seconds=0.09, pause_seconds=0.09)
+
+
+def fed(tracker: UnstartedStretch, speech: str, block: float = 0.032) -> list[float]:
+    """The stretches it asked to score, in the order asked; `speech`: "s" a block of speech, "." of none."""
+    return [found for said in speech if (found := tracker.process(block, said == "s")) is not None]
+
+
+def test_a_short_stretch_is_scored_once_its_pause_is_long_enough() -> None:
+    tracker = stretch()
+    assert fed(tracker, "sss..") == []  # three blocks of speech, a pause of two
+    assert fed(tracker, ".") == [pytest.approx(0.096)]  # the third block of pause: scored, once
+    assert fed(tracker, ".........") == []
+
+
+def test_too_little_speech_in_a_row_is_nothing() -> None:
+    assert fed(stretch(), "ss.s.ss" + "." * 10) == []
+
+
+def test_a_pause_too_short_to_score_joins_the_stretches_either_side() -> None:
+    assert fed(stretch(), "sss..ss...") == [pytest.approx(5 * 0.032)]
+
+
+def test_the_unstarted_stretch_follows_the_short_paths_settings() -> None:
+    tracker = ShortPath(pause_seconds=0.1, unstarted_seconds=0.12).unstarted()
+    assert tracker == UnstartedStretch(speech_seconds=0.12, pause_seconds=0.1)
+    assert ShortPath(unstarted_seconds=None).unstarted() is None

@@ -971,11 +971,13 @@ SHORT_SETTINGS = replace(
 )
 
 
-def short_harness(executor: Executor | None = None) -> tuple[Harness, FarEnd, Clock, list[ShortHeard]]:
+def short_harness(
+    executor: Executor | None = None, settings: ListenerSettings = SHORT_SETTINGS
+) -> tuple[Harness, FarEnd, Clock, list[ShortHeard]]:
     h, far_end, clock = echo_harness()
     taken: list[ShortHeard] = []
     h.listener = Listener(
-        h.source, h.detector, h.understand, h.deliver, h.statuses.append, SHORT_SETTINGS,
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append, settings,
         executor=executor or InlineExecutor(), clock=clock,
         echo=EchoCanceller(Subtract(), Subtract(), passthrough_after_seconds=1.0, settle_seconds=0.0),
         far_end=far_end, short_words=fake_short_words, on_short_word=taken.append,
@@ -1032,6 +1034,48 @@ def test_without_the_host_talking_a_short_word_goes_the_usual_way() -> None:
     h.listener.end_speaking()
     over_quiet_host(h, far_end, clock, silence(10) + speech(0.6, 6) + silence(12))
     assert taken == [] and len(h.utterances) == 1
+
+
+# The segmenter starts an utterance after 0.2 s of speech (four blocks); the short path scores a stretch of
+# 0.1 s (two) that never started one.
+UNSTARTED_SETTINGS = replace(
+    SHORT_SETTINGS,
+    segmenter=replace(SETTINGS.segmenter, speech_seconds=0.2),
+    short_path=replace(SHORT_SETTINGS.short_path, unstarted_seconds=0.1),
+)
+
+
+def test_a_word_too_short_to_start_an_utterance_over_the_host_is_still_taken_as_a_stop() -> None:
+    h, far_end, clock, taken = short_harness(settings=UNSTARTED_SETTINGS)
+    # Two blocks of "Stop." (the canceller's 10 ms lag carries it into a third): too short to start an utterance.
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 2) + silence(2))
+    assert taken == []
+    over_quiet_host(h, far_end, clock, silence(1))  # 0.1 s of pause
+    assert [t.word for t in taken] == [ShortWord.STOP]
+    assert taken[0].asked_at - taken[0].ended_at == pytest.approx(0.1)
+    over_quiet_host(h, far_end, clock, silence(20))
+    assert h.utterances == [] and h.understood == []  # no utterance started: the whole understanding hears nothing
+
+
+def test_a_verdict_on_a_short_stretch_that_comes_after_speech_resumed_is_not_acted_on() -> None:
+    executor = ManualExecutor()
+    h, far_end, clock, taken = short_harness(executor, UNSTARTED_SETTINGS)
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 2) + silence(3))
+    assert len(executor.waiting) == 1  # being scored
+    over_quiet_host(h, far_end, clock, speech(0.5, 1))  # "Wait ... Thwaite's answers"
+    executor.run_all()
+    assert taken == []
+
+
+def test_a_short_word_is_not_scored_unstarted_when_that_is_off_or_the_host_is_silent() -> None:
+    off = replace(UNSTARTED_SETTINGS, short_path=replace(UNSTARTED_SETTINGS.short_path, unstarted_seconds=None))
+    h, far_end, clock, taken = short_harness(settings=off)
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 2) + silence(20))
+    assert taken == []
+    h, far_end, clock, taken = short_harness(settings=UNSTARTED_SETTINGS)
+    h.listener.end_speaking()
+    over_quiet_host(h, far_end, clock, silence(10) + speech(0.6, 2) + silence(20))
+    assert taken == []
 
 
 def recording(scorer: Callable[[Audio], ShortWordScores]) -> tuple[Callable[[Audio], ShortWordScores], list[Audio]]:

@@ -175,6 +175,19 @@ class ShortPath:
     # docs/benchmarks.md "Barge-in", run 8): the linear output alone took 53, this order 60; other words
     # taken 1 of 80 either way ("Nice one." as "Next one.").
     views: tuple[ShortView, ...] = (ShortView.GATED, ShortView.SUPPRESSED)
+    # A word Silero hears too faintly to start an utterance: over the Host, afresh after the gate's silence,
+    # it calls a clipped word speech for fewer blocks in a row than the segmenter's start (five). A stretch of
+    # `unstarted_seconds` of speech in a row, then the pause, is scored as well, by this path alone: the whole
+    # understanding never hears it, so no utterance is cut anew (a shorter start for every utterance did
+    # that). Tune: 60 -> 62 of 66 stop words acted on, other words 2 of 80 either way; 0.35 for speech found
+    # one more word but scored it worse (docs/benchmarks.md "Barge-in", run 10). None: off.
+    unstarted_seconds: float | None = 0.09
+
+    def unstarted(self) -> UnstartedStretch | None:
+        """A tracker of the stretches too faint to start an utterance, or None when that is off."""
+        if self.unstarted_seconds is None:
+            return None
+        return UnstartedStretch(self.unstarted_seconds, self.pause_seconds)
 
     def host_talking(self, host: HostTalk | None, now: float) -> bool:
         return host is not None and (host.stopped_at is None or now < host.stopped_at + self.tail_seconds)
@@ -252,3 +265,37 @@ class ShortPath:
         if whole and len(scores.phrase.get(word, "").split()) < 2:
             return None
         return word
+
+
+@dataclass
+class UnstartedStretch:
+    """Speech that has not started an utterance, block by block: pure, like `VoiceSegmenter`.
+
+    `process` says when a stretch of at least `speech_seconds` of speech in a row has been followed by
+    `pause_seconds` of pause: the short path scores it then. The listener resets it while the segmenter
+    collects an utterance, whose stretches the short path scores as before.
+    """
+
+    speech_seconds: float
+    pause_seconds: float
+    speech: float = 0.0  # the current stretch's speech so far
+    pause: float = 0.0  # the pause after it so far
+
+    def reset(self) -> None:
+        self.speech = self.pause = 0.0
+
+    def process(self, chunk_seconds: float, is_speech: bool) -> float | None:
+        """The stretch's speech seconds when its pause has just become long enough to score it; else None."""
+        if is_speech:
+            self.speech += chunk_seconds
+            self.pause = 0.0  # a pause too short to score: the same stretch goes on
+            return None
+        if self.speech + 1e-9 < self.speech_seconds:
+            self.reset()  # too little speech in a row: nothing
+            return None
+        self.pause += chunk_seconds
+        if self.pause + 1e-9 < self.pause_seconds:
+            return None
+        speech = self.speech
+        self.reset()
+        return speech

@@ -209,6 +209,9 @@ class Listener(Generic[T]):
         self.collector = UtteranceCollector(self.settings.segmenter, source.sample_rate)
         # What Silero heard of the same blocks (the canceller's gated, suppressed signal), for the short path.
         self._detected = RecentAudio(DETECTED_SECONDS, source.sample_rate)
+        self._words = RecentAudio(DETECTED_SECONDS, source.sample_rate)  # ... and the words, for a stretch never collected
+        self._unstarted = self.settings.short_path.unstarted()
+        self._speech_blocks = 0  # blocks of speech heard so far: a verdict on a stretch counts only if none came after
         self._lock = threading.Lock()
         self._muted = False
         self._speaking = False
@@ -375,6 +378,8 @@ class Listener(Generic[T]):
                 self.collector.reset()
                 self._discard_early()
             self.detector.reset()
+            if self._unstarted is not None:
+                self._unstarted.reset()
             if not speaking and (not in_tail or tail_over):
                 self._report_idle()
             return
@@ -391,8 +396,13 @@ class Listener(Generic[T]):
             is_speech = False
         paused = self.collector.segmenter.silence_run if self.collector.collecting else 0.0
         self._detected.add(detect)
+        self._words.add(block)
         step = self.collector.add(block, is_speech)
         event = step.event
+        if is_speech:
+            with self._lock:
+                self._speech_blocks += 1
+        self._watch_unstarted(seconds, is_speech)
         if is_speech and self._short_asked:
             self._next_pause()  # speech again: the scored pause is over
         if event is SegmentEvent.SPEECH_STARTED:
@@ -473,6 +483,43 @@ class Listener(Generic[T]):
 
         self._short_future = self.short_executor.submit(rule.take, views, self.short_words, self.second_opinion)
         self._short_future.add_done_callback(decide)
+
+    def _watch_unstarted(self, seconds: float, is_speech: bool) -> None:
+        """Over the Host, a stretch too short to start an utterance, now in a short pause: score it too."""
+        if self._unstarted is None or self.short_words is None:
+            return
+        if self.collector.collecting:
+            self._unstarted.reset()  # the segmenter's utterance: its stretches are scored by `_score_short`
+            return
+        speech = self._unstarted.process(seconds, is_speech)
+        if speech is None:
+            return
+        now, rule, host = self.clock(), self.settings.short_path, self._host
+        pause = rule.pause_seconds
+        if host is None or not rule.should_score(host, now, speech, pause):
+            return
+        kept = speech + pause + self.settings.segmenter.pre_roll_seconds
+        samples = round(kept * self.source.sample_rate)
+        words, detect = self._words.last(samples), self._detected.last(samples)
+        if words is None:
+            return
+        views = rule.views_of(ShortViews(words, detect), None)
+        heard = self._speech_blocks
+
+        def decide(done: Future[ScoredWord]) -> None:
+            try:
+                scores, word = done.result()
+            except Exception:
+                log.exception("the short words could not be scored")
+                return
+            log.debug("unstarted words %s: %s", [(w.value, round(s, 2)) for w, s in scores.ranked()], word)
+            with self._lock:
+                if self._speech_blocks != heard:
+                    return  # speech went on: "Wait" may be "Thwaite's answers"
+            if word is not None and self.on_short_word is not None:
+                self.on_short_word(ShortHeard(word, scores, now - kept, now - pause, now, self.clock(), host))
+
+        self.short_executor.submit(rule.take, views, self.short_words, self.second_opinion).add_done_callback(decide)
 
     def _next_pause(self) -> None:
         with self._lock:
