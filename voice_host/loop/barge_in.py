@@ -175,8 +175,8 @@ class ShortPath:
     # docs/benchmarks.md "Barge-in", run 8): the linear output alone took 53, this order 60; other words
     # taken 1 of 80 either way ("Nice one." as "Next one.").
     views: tuple[ShortView, ...] = (ShortView.GATED, ShortView.SUPPRESSED)
-    # A word Silero hears too faintly to start an utterance: over the Host, afresh after the gate's silence,
-    # it calls a clipped word speech for fewer blocks in a row than the segmenter's start (five). A stretch of
+    # A word too short to start an utterance: over the Host, afresh after the gate's silence, Silero often
+    # calls a clipped word speech for fewer blocks in a row than the segmenter's start (five). A stretch of
     # `unstarted_seconds` of speech in a row, then the pause, is scored as well, by this path alone: the whole
     # understanding never hears it, so no utterance is cut anew (a shorter start for every utterance did
     # that). Tune: 60 -> 62 of 66 stop words acted on, other words 2 of 80 either way; 0.35 for speech found
@@ -184,7 +184,7 @@ class ShortPath:
     unstarted_seconds: float | None = 0.09
 
     def unstarted(self) -> UnstartedStretch | None:
-        """A tracker of the stretches too faint to start an utterance, or None when that is off."""
+        """A tracker of the stretches too short to start an utterance, or None when that is off."""
         if self.unstarted_seconds is None:
             return None
         return UnstartedStretch(self.unstarted_seconds, self.pause_seconds)
