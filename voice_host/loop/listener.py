@@ -211,7 +211,6 @@ class Listener(Generic[T]):
         self._detected = RecentAudio(DETECTED_SECONDS, source.sample_rate)
         self._words = RecentAudio(DETECTED_SECONDS, source.sample_rate)  # ... and the words, for a stretch never collected
         self._unstarted = self.settings.short_path.unstarted()
-        self._speech_blocks = 0  # blocks of speech heard so far: a verdict on a stretch counts only if none came after
         self._lock = threading.Lock()
         self._muted = False
         self._speaking = False
@@ -399,9 +398,6 @@ class Listener(Generic[T]):
         self._words.add(block)
         step = self.collector.add(block, is_speech)
         event = step.event
-        if is_speech:
-            with self._lock:
-                self._speech_blocks += 1
         self._watch_unstarted(seconds, is_speech)
         if is_speech and self._short_asked:
             self._next_pause()  # speech again: the scored pause is over
@@ -448,7 +444,6 @@ class Listener(Generic[T]):
         speech = segmenter.utterance_seconds - segmenter.silence_run - self._stretch_from
         if not self.settings.short_path.should_score(self._host, now, speech, segmenter.silence_run):
             return
-        self._short_asked = True
         host = self._host
         assert host is not None  # should_score: the Host is talking
         audio = audio if audio is not None else self.collector.so_far()
@@ -460,29 +455,12 @@ class Listener(Generic[T]):
             lead = self.settings.segmenter.pre_roll_seconds
             audio = audio[-round((segmenter.utterance_seconds - self._stretch_from + lead) * self.source.sample_rate) :]
             began_at = now - (segmenter.utterance_seconds - self._stretch_from)
-        ended_at, pause = now - segmenter.silence_run, self._pause_id
         views = rule.views_of(
             ShortViews(audio, self._detected.last(len(audio))),
             ShortViews(whole, self._detected.last(len(whole))) if whole is not None else None,
         )
-
-        def decide(done: Future[ScoredWord]) -> None:
-            try:
-                scores, word = done.result()
-            except Exception:  # the whole understanding still hears the utterance
-                log.exception("the short words could not be scored")
-                return
-            log.debug("short words %s in %.2f s: %s", [(w.value, round(s, 2)) for w, s in scores.ranked()], scores.seconds, word)
-            if word is None or self.on_short_word is None:
-                return
-            with self._lock:
-                if pause != self._pause_id:
-                    return  # speech went on, or the utterance was already handed on
-                self._short_taken = pause
-            self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
-
-        self._short_future = self.short_executor.submit(rule.take, views, self.short_words, self.second_opinion)
-        self._short_future.add_done_callback(decide)
+        ended_at = now - segmenter.silence_run
+        self._short_future = self._ask_short_path(self.short_words, views, began_at, ended_at, now, host, takes_utterance=True)
 
     def _watch_unstarted(self, seconds: float, is_speech: bool) -> None:
         """Over the Host, a stretch too short to start an utterance, now in a short pause: score it too."""
@@ -504,22 +482,38 @@ class Listener(Generic[T]):
         if words is None:
             return
         views = rule.views_of(ShortViews(words, detect), None)
-        heard = self._speech_blocks
+        self._ask_short_path(self.short_words, views, now - kept, now - pause, now, host, takes_utterance=False)
+
+    def _ask_short_path(
+        self, score: Scoring, views: list[tuple[Audio, Audio | None]], began_at: float, ended_at: float, now: float,
+        host: HostTalk, takes_utterance: bool,
+    ) -> Future[ScoredWord]:  # fmt: skip
+        """Score `views` with `score` on the short path's worker. A word taken goes to `on_short_word`, unless speech went on
+        meanwhile ("Wait ... for the statements", "Wait" of "Thwaite's answers": the pause's number moved).
+        `takes_utterance`: the words are the utterance being collected, and nothing of it goes on to the whole
+        understanding once a word is taken (a stretch that never started an utterance has none)."""
+        self._short_asked = True
+        pause = self._pause_id
 
         def decide(done: Future[ScoredWord]) -> None:
             try:
                 scores, word = done.result()
-            except Exception:
+            except Exception:  # the whole understanding still hears the utterance
                 log.exception("the short words could not be scored")
                 return
-            log.debug("unstarted words %s: %s", [(w.value, round(s, 2)) for w, s in scores.ranked()], word)
+            log.debug("short words %s in %.2f s: %s", [(w.value, round(s, 2)) for w, s in scores.ranked()], scores.seconds, word)
+            if word is None or self.on_short_word is None:
+                return
             with self._lock:
-                if self._speech_blocks != heard:
-                    return  # speech went on: "Wait" may be "Thwaite's answers"
-            if word is not None and self.on_short_word is not None:
-                self.on_short_word(ShortHeard(word, scores, now - kept, now - pause, now, self.clock(), host))
+                if pause != self._pause_id:
+                    return  # speech went on, or the utterance was already handed on
+                if takes_utterance:
+                    self._short_taken = pause
+            self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
 
-        self.short_executor.submit(rule.take, views, self.short_words, self.second_opinion).add_done_callback(decide)
+        future = self.short_executor.submit(self.settings.short_path.take, views, score, self.second_opinion)
+        future.add_done_callback(decide)
+        return future
 
     def _next_pause(self) -> None:
         with self._lock:
