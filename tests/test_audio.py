@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import time
 import types
 from pathlib import Path
 
@@ -162,6 +163,31 @@ def test_a_speaker_whose_stream_died_is_lost_at_the_next_sentence_without_waitin
     player.play(np.ones(100, np.float32))  # the next sentence
     assert player.lost and not player.playing
     assert player.wait() is True  # nothing left to wait for
+
+
+def test_the_player_knows_when_its_last_sample_sounds() -> None:
+    player = Player(sample_rate=20_000)
+    player.play(np.ones(500, np.float32))
+    out = np.zeros((1000, 1), dtype=np.float32)
+    player._fill(out, 1000, types.SimpleNamespace(outputBufferDacTime=10.0), None)  # 500 samples: 25 ms
+    assert player.sounds_until == pytest.approx(10.025)
+    assert player.sounding_seconds(10.005) == pytest.approx(0.02)
+    assert player.sounding_seconds(10.5) == 0.0  # already sounded
+    assert player.sounding_seconds(None) == 0.0  # the device does not say its time
+    assert player.sounding_seconds(-100.0) == player.most_sounding_seconds  # a clock gone wrong
+    player._fill(out, 1000, types.SimpleNamespace(outputBufferDacTime=0.0), None)  # silence: the last sound stays
+    assert player.sounds_until == pytest.approx(10.025)
+
+
+def test_waiting_lasts_until_what_the_device_holds_has_sounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    player = Player(sample_rate=20_000)
+    player._stream = types.SimpleNamespace(active=True, time=10.005)  # the device's clock
+    player.play(np.ones(500, np.float32))
+    player._fill(np.zeros((1000, 1), dtype=np.float32), 1000, types.SimpleNamespace(outputBufferDacTime=10.0), None)
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)  # (the module audio.py waits with)
+    assert player.wait() is True
+    assert slept == [pytest.approx(0.02)]  # the queue was empty, but 20 ms were still in the device
 
 
 def test_waiting_with_a_timeout_on_a_silent_queue_returns_false() -> None:

@@ -206,6 +206,10 @@ def test_the_player_plays_through_pulse_and_stops_mid_sentence(virtual_mic: Path
         short = np.zeros(player.sample_rate // 10, dtype=np.float32)
         player.play(short)
         assert player.wait(timeout=10)  # a short sound plays out by itself
+        # ... and it has sounded, not only been handed to the device: PortAudio's stream clock (which waiting
+        # reads) and its callbacks' times (which say when a block sounds) are one clock.
+        assert player.sounds_until is not None
+        assert 0.0 <= player._stream.time - player.sounds_until < 0.2
     finally:
         player.close()
 
@@ -464,7 +468,15 @@ def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
     # Never the Host's own voice: every utterance handed on carries the player's words (as sound: the
     # player's words heard wrong, "even live it too", are the player's, and are judged below).
     carried = [round(carries(h.audio, words), 2) for h in heard]
-    assert all(c >= 0.3 for c in carried), (said, carried)
+    host = listener.host_talk
+    # When each began and ended, seconds after the Host's last talk stopped (negative: over it), and whether
+    # the canceller was trusted when the player began: what a failure needs to be understood.
+    when = [
+        (round((h.began_at or h.ended_at) - (host.stopped_at or 0.0), 2), round(h.ended_at - (host.stopped_at or 0.0), 2))
+        for h in heard
+        if host is not None
+    ]
+    assert all(c >= 0.3 for c in carried), (said, carried, when, trusted_when_player_began, moves)
     trusted = bool(trusted_when_player_began) and trusted_when_player_began[0]
     if said and said != [player_words]:
         # Heard, but its words wrong: through the real loop Whisper base writes the player's "Read exhibit 2."

@@ -358,6 +358,10 @@ class Player:
         self._idle.set()
         self._stream: Any = None
         self.device_rate = sample_rate  # the rate the device was opened at
+        # The stream time the last sample handed to the device reaches the speaker (None: not known). The
+        # device holds about 0.1 s more than the queue: the Host has not stopped until that has sounded.
+        self.sounds_until: float | None = None
+        self.most_sounding_seconds = 1.0  # a device clock gone wrong never holds the Host longer than this
 
     def start(self) -> None:
         sd = sounddevice_module()
@@ -393,13 +397,15 @@ class Player:
                 if self._offset >= len(head):
                     self._buffer.popleft()
                     self._offset = 0
+            sounds_at = stream_time(time_info, "outputBufferDacTime")
             if written:
                 self._taken_at = time.monotonic()
+                self.sounds_until = None if sounds_at is None else sounds_at + written / self.device_rate
             if not self._buffer:
                 self._idle.set()
         out[written:] = 0.0
         if self.far_end is not None:
-            self.far_end.push(out, self.device_rate, stream_time(time_info, "outputBufferDacTime"))
+            self.far_end.push(out, self.device_rate, sounds_at)
 
     def play(self, audio: Audio, on_start: Callable[[], None] | None = None) -> None:
         """Queue audio (at this player's sample rate) after whatever is still playing.
@@ -460,6 +466,8 @@ class Player:
     def wait(self, timeout: float | None = None) -> bool:
         """Block until everything queued has played (or stop(), or the speaker is lost); False on timeout.
 
+        Played means sounded: after the queue empties, what the device still holds is waited for too
+        (`sounding_seconds`), so the microphone's tail after the Host starts from its last sound.
         The Host must not wait for ever to finish a sentence on a speaker that has gone (`check_lost`).
         """
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -468,9 +476,22 @@ class Player:
             if deadline is not None:
                 step = max(0.0, min(step, deadline - time.monotonic()))
             if self._idle.wait(step) or self.check_lost():
-                return True
+                break
             if deadline is not None and time.monotonic() >= deadline:
                 return False
+        if not self.lost and self._stream is not None and self._idle.is_set():
+            left = self.sounding_seconds(float(getattr(self._stream, "time", 0.0)) or None)
+            if deadline is not None:
+                left = min(left, max(0.0, deadline - time.monotonic()))
+            time.sleep(left)
+        return True
+
+    def sounding_seconds(self, now: float | None) -> float:
+        """How long what was handed to the device goes on sounding after `now` (the stream's clock): 0 when
+        either time is unknown, at most `most_sounding_seconds`."""
+        if now is None or self.sounds_until is None:
+            return 0.0
+        return min(self.most_sounding_seconds, max(0.0, self.sounds_until - now))
 
     def close(self) -> None:
         self.stop()
