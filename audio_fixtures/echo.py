@@ -16,6 +16,10 @@ from voice_host.ears.sound import SAMPLE_RATE, Audio
 
 DELAY_SECONDS = (0.02, 0.08)
 GAIN_DB = (-20.0, -6.0)
+# A sound server under load: the Host's stream underruns (silence is played, and what follows sounds later)
+# or catches up (what was queued is dropped), so the echo's delay moves by 10-40 ms at a time, within 80 ms.
+SHIFT_SECONDS = (0.01, 0.04)
+MOST_SHIFTED_SECONDS = 0.08
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,40 @@ class EchoPath:
         heard = convolve(np.concatenate([np.zeros(delay, dtype=np.float32), played]), self.impulse)[: len(played)]
         scale = active_rms(played) * 10 ** (self.gain_db / 20) / active_rms(heard)
         return (heard * scale).astype(np.float32)
+
+
+@dataclass(frozen=True)
+class Shift:
+    """The echo's delay moved at `at_seconds` (of what was played) by `seconds` (later when positive)."""
+
+    at_seconds: float
+    seconds: float
+
+
+def with_underruns(played: Audio, per_minute: float, key: str) -> tuple[Audio, list[Shift]]:
+    """`played` as a loaded sound server sounds it: at seeded moments (`per_minute` on average) the delay
+    moves, by silence put in (an underrun) or samples dropped (catching up). Same length as `played`."""
+    rng = np.random.default_rng(seed_of(key, "underruns"))
+    pieces: list[Audio] = []
+    shifts: list[Shift] = []
+    at = lag = 0
+    most = round(MOST_SHIFTED_SECONDS * SAMPLE_RATE)
+    while at < len(played):
+        run = int(rng.exponential(60.0 / per_minute) * SAMPLE_RATE)
+        pieces.append(played[at : at + run])
+        at += run
+        if at >= len(played):
+            break
+        step = round(rng.uniform(*SHIFT_SECONDS) * SAMPLE_RATE)
+        if lag + step > most or (lag > 0 and rng.random() < 0.4):
+            step = -min(step, lag)  # catching up: what was queued is dropped
+        if step > 0:
+            pieces.append(np.zeros(step, dtype=np.float32))
+        at -= min(step, 0)
+        lag += step
+        shifts.append(Shift(at / SAMPLE_RATE, step / SAMPLE_RATE))
+    sounded = np.concatenate([*pieces, np.zeros(len(played), dtype=np.float32)])[: len(played)]
+    return sounded.astype(np.float32), shifts
 
 
 _impulses: dict[int, Audio] = {}

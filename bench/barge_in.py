@@ -27,7 +27,9 @@ the matcher, the engine's classifier) -> `barge_words`.
 - the night: every spoken reply of a scripted night (the opening, the seating, the four round
   openings with their exhibits and statements, answers) with a 1 s gap after each, through one room's
   echo path: every utterance the listener hands on is a self-trigger; a usable message is a
-  self-triggered message (target 0); a short word taken is a false stop.
+  self-triggered message (target 0); a short word taken is a false stop. `--underruns N`: the echo's
+  delay moves N times a minute, as through a sound server under load (the canceller's far end is still
+  what was played, so it must find the moves itself: `DelayWatch`).
 
 Prints the "Barge-in" section of docs/benchmarks.md; `--scores` prints every short-path scoring to
 stderr (to shape its thresholds: tune voices only).
@@ -50,7 +52,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from audio_fixtures.acoustics import RoomImpulses, active_rms, in_room  # noqa: E402
-from audio_fixtures.echo import EchoPath, echo_path  # noqa: E402
+from audio_fixtures.echo import EchoPath, Shift, echo_path, with_underruns  # noqa: E402
 from engine.replies import Reply  # noqa: E402
 from voice_host.ears.echo import GATE_DB, TAIL_SECONDS  # noqa: E402
 from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, Audio  # noqa: E402
@@ -266,6 +268,13 @@ def main() -> None:
     parser.add_argument(
         "--nights", type=int, default=3, help="the night through this many seeded echo paths (20 cover every room of the pool)"
     )
+    parser.add_argument(
+        "--underruns",
+        type=float,
+        default=0.0,
+        help="the nights' echo delay moves this often a minute, 10-40 ms at a time (a sound server under load; "
+        "audio_fixtures/echo.py with_underruns); 0: a steady delay",
+    )
     parser.add_argument("--detector", choices=("webrtc", "speex"), default="speex", help="what Silero listens to")
     parser.add_argument("--no-short", action="store_true", help="without the short path (the whole understanding only)")
     parser.add_argument("--model", choices=("tiny.en", "base"), default="tiny.en", help="the short path's Whisper")
@@ -436,6 +445,7 @@ def main() -> None:
     command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "") + f" --views {args.views}"
     command += f" --start-seconds {args.start_seconds:g}" if args.start_seconds is not None else ""
     command += f" --unstarted {args.unstarted}"
+    command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
     print(f"`{command}" + (" --no-night" if args.no_night else f" --nights {args.nights}") + "`\n")
     if args.trials:
         within = sum(1 for t in times if t <= 0.5)
@@ -473,7 +483,11 @@ def main() -> None:
         summary: list[str] = []
         for night in range(args.nights):
             path = echo_path(f"night-{night}")
-            echo = path.apply(played)
+            shifts: list[Shift] = []
+            sounded = played
+            if args.underruns > 0:  # the far end is still what was played: the canceller must find the moves
+                sounded, shifts = with_underruns(played, args.underruns, f"night-{night}")
+            echo = path.apply(sounded)
             ears = Ears(pipeline, case, args.detector, scorer, True, args.tail, gate_db, second, settings)
             started = time.perf_counter()
             heard, shorts = ears.hear(echo, played)
@@ -484,7 +498,7 @@ def main() -> None:
             print(
                 f"\nNight {night + 1}: {len(replies)} replies, {len(played) / SAMPLE_RATE / 60:.1f} min of the Host through "
                 f"one echo path ({path.delay_seconds * 1000:.0f} ms, {path.gain_db:.0f} dB, room {path.room}, "
-                f"RT60 {path.rt60:.2f} s), "
+                f"RT60 {path.rt60:.2f} s{f', its delay moved {len(shifts)} times' if shifts else ''}), "
                 f"heard in {seconds:.0f} s: {len(heard)} utterances handed on, {len(usable)} usable messages "
                 f"(self-triggered), {len(acting)} that would have acted at once; the short path scored {len(shorts)} "
                 f"and took {len(taken)} (false stops)."

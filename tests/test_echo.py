@@ -214,3 +214,23 @@ def test_a_canceller_that_takes_nothing_out_is_not_trusted_with_the_microphone()
         useless.process(heard, played)
     assert working.settled and working.erle_db > 30
     assert not useless.settled and abs(useless.erle_db) < 1
+
+
+def test_underruns_move_the_echo_s_delay_within_its_bounds_and_keep_the_length() -> None:
+    from audio_fixtures.echo import MOST_SHIFTED_SECONDS, SHIFT_SECONDS, with_underruns
+
+    played = ramp(10 * 60 * SAMPLE_RATE, start=1)  # every sample told apart (none is 0)
+    sounded, shifts = with_underruns(played, per_minute=4, key="night-0")
+    assert len(sounded) == len(played) and 20 <= len(shifts) <= 60
+    assert sounded.tolist() == with_underruns(played, per_minute=4, key="night-0")[0].tolist()  # seeded
+    lag = 0.0
+    for shift in shifts:
+        assert 0 < abs(shift.seconds) <= SHIFT_SECONDS[1] + 1e-4  # (catching up may drop less than an underrun put in)
+        assert shift.seconds < 0 or shift.seconds >= SHIFT_SECONDS[0] - 1e-4
+        lag += shift.seconds
+        assert -1e-9 <= lag <= MOST_SHIFTED_SECONDS + 1e-9
+    # What sounds at a moment is what was played that long before: the delay the shifts add up to by then.
+    for moment in (90.0, 300.0, 550.0):
+        before = sum(s.seconds for s in shifts if s.at_seconds < moment - 0.1)
+        at = round(moment * SAMPLE_RATE)
+        assert sounded[at] == played[at - round(before * SAMPLE_RATE)]
