@@ -57,6 +57,7 @@ from engine.replies import Reply  # noqa: E402
 from voice_host.ears.echo import GATE_DB, TAIL_SECONDS  # noqa: E402
 from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, Audio  # noqa: E402
 from voice_host.loop.barge_in import ShortPath  # noqa: E402
+from voice_host.loop.listener import ListenerSettings  # noqa: E402
 
 STOP_WORDS = ("Stop.", "Wait.", "Stop!", "Hold on.", "Wait, wait.", "Stop, please.")
 WARM_SECONDS = 10.0
@@ -269,12 +270,19 @@ def main() -> None:
         "--nights", type=int, default=3, help="the night through this many seeded echo paths (20 cover every room of the pool)"
     )
     parser.add_argument(
+        "--own-voice",
+        default=str(ListenerSettings().own_voice_coherence),
+        help="words over the Host this coherent with what it played are dropped as its own voice "
+        "(ListenerSettings.own_voice_coherence; 'None': off, as before run 11)",
+    )
+    parser.add_argument(
         "--underruns",
         type=float,
         default=0.0,
         help="the nights' echo delay moves this often a minute, 10-40 ms at a time (a sound server under load; "
         "audio_fixtures/echo.py with_underruns); 0: a steady delay",
     )
+    parser.add_argument("--first-night", type=int, default=0, help="the nights' seeds start here (night-K ...)")
     parser.add_argument("--detector", choices=("webrtc", "speex"), default="speex", help="what Silero listens to")
     parser.add_argument("--no-short", action="store_true", help="without the short path (the whole understanding only)")
     parser.add_argument("--model", choices=("tiny.en", "base"), default="tiny.en", help="the short path's Whisper")
@@ -321,7 +329,6 @@ def main() -> None:
     from voice_host.ears.asr import RecognitionOptions
     from voice_host.ears.short_words import ShortView, ShortWord, ShortWordScorer, second_opinion_scorer
     from voice_host.loop.casefiles import load_bundled_case
-    from voice_host.loop.listener import ListenerSettings
     from voice_host.mouth.tts import Synthesizer, default_voice_map
 
     case = load_bundled_case()
@@ -348,7 +355,8 @@ def main() -> None:
         views=tuple(ShortView(view) for view in args.views.split(",")),
         unstarted_seconds=unstarted,
     )
-    settings = ListenerSettings(short_path=short_path)
+    own_voice = None if args.own_voice == "None" else float(args.own_voice)
+    settings = ListenerSettings(short_path=short_path, own_voice_coherence=own_voice)
     settings = replace(settings, rest_after_gate_seconds=None) if args.no_rest else settings
     if args.start_seconds is not None:
         settings = replace(settings, segmenter=replace(settings.segmenter, speech_seconds=args.start_seconds))
@@ -444,9 +452,10 @@ def main() -> None:
     command += " --short-only" if args.short_only else ""
     command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "") + f" --views {args.views}"
     command += f" --start-seconds {args.start_seconds:g}" if args.start_seconds is not None else ""
-    command += f" --unstarted {args.unstarted}"
+    command += f" --unstarted {args.unstarted} --own-voice {args.own_voice}"
     command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
-    print(f"`{command}" + (" --no-night" if args.no_night else f" --nights {args.nights}") + "`\n")
+    nights = f" --nights {args.nights}" + (f" --first-night {args.first_night}" if args.first_night else "")
+    print(f"`{command}" + (" --no-night" if args.no_night else nights) + "`\n")
     if args.trials:
         within = sum(1 for t in times if t <= 0.5)
         print(
@@ -481,7 +490,7 @@ def main() -> None:
     if not args.no_night:
         played = spoken(synthesizer, replies)
         summary: list[str] = []
-        for night in range(args.nights):
+        for night in range(args.first_night, args.first_night + args.nights):
             path = echo_path(f"night-{night}")
             shifts: list[Shift] = []
             sounded = played

@@ -234,3 +234,22 @@ def test_underruns_move_the_echo_s_delay_within_its_bounds_and_keep_the_length()
         before = sum(s.seconds for s in shifts if s.at_seconds < moment - 0.1)
         at = round(moment * SAMPLE_RATE)
         assert sounded[at] == played[at - round(before * SAMPLE_RATE)]
+
+
+def test_echo_coherence_tells_the_host_s_voice_let_through_from_a_player_s() -> None:
+    from voice_host.ears.echo import echo_coherence
+
+    rng = np.random.default_rng(1)
+    played = rng.standard_normal(2 * SAMPLE_RATE).astype(np.float32)
+    room = np.zeros(2000)
+    room[800] = 1.0  # 50 ms late, then a reverberant tail (a laptop's speaker is near its microphone: weaker)
+    room[900:] = rng.standard_normal(1100) * np.exp(-np.arange(1100) / 300) * 0.05
+    echo = np.convolve(played, room)[: len(played)].astype(np.float32)
+    player = rng.standard_normal(len(played)).astype(np.float32)
+    extra = round(0.3 * SAMPLE_RATE)  # the far end reaches this far before the words
+    let_through = echo_coherence(echo[extra:], played)
+    assert let_through > 0.5
+    assert echo_coherence(player[extra:], played) < 0.02
+    assert echo_coherence((player + 0.1 * echo)[extra:].astype(np.float32), played) < 0.05  # a player over what a canceller left
+    assert echo_coherence(echo[extra:], np.zeros_like(played)) == 0.0  # the Host was silent
+    assert echo_coherence(echo[-500:], played[-800:]) == 0.0  # too short to tell (two frames at least)

@@ -1218,3 +1218,94 @@ def test_a_short_word_taken_stops_the_host_before_the_screen_hears_of_it() -> No
     h.listener.on_short_word = stop_first(Voice(), lambda heard: events.append(f"told {heard.word.value}"))  # type: ignore[arg-type]
     over_quiet_host(h, far_end, clock, speech(0.6, 6) + silence(3))
     assert events == ["stopped", "told stop"]
+
+
+# --- the Host's own voice let through (the echo's delay moved) --------------------------------------------
+
+
+def noise(blocks: int, seed: int) -> list[Audio]:
+    """Speech-like to the fake detector, and to the coherence (every frequency, unlike a constant)."""
+    rng = np.random.default_rng(seed)
+    return [(rng.standard_normal(BLOCK) * 0.3).astype(np.float32) for _ in range(blocks)]
+
+
+def moved_echo(played: list[Audio], samples: int = 160) -> list[Audio]:
+    """What the microphone hears when the echo comes `samples` later than the canceller expects."""
+    joined = np.concatenate(played)
+    late = np.concatenate([np.zeros(samples, dtype=np.float32), joined])[: len(joined)]
+    return [late[at : at + BLOCK] for at in range(0, len(late), BLOCK)]
+
+
+OWN_VOICE = ListenerSettings().own_voice_coherence  # the app's
+
+
+def own_voice_harness(
+    coherence: float | None, short_words: Callable[[Audio], ShortWordScores] | None = None
+) -> tuple[Harness, FarEnd, Clock, list[ShortHeard]]:
+    """A canceller trusted whatever it takes out: as in the moments before it finds that the echo's delay moved."""
+    h, far_end, clock = echo_harness()
+    taken: list[ShortHeard] = []
+    h.listener = Listener(
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append,
+        replace(SHORT_SETTINGS, own_voice_coherence=coherence), executor=InlineExecutor(), clock=clock,
+        echo=EchoCanceller(Subtract(), Subtract(), passthrough_after_seconds=1.0, settle_seconds=0.0, trusted_erle_db=None),
+        far_end=far_end, short_words=short_words, on_short_word=taken.append if short_words is not None else None,
+    )  # fmt: skip
+    h.listener.begin_speaking()
+    return h, far_end, clock, taken
+
+
+def test_the_host_s_own_voice_let_through_is_not_handed_on() -> None:
+    for coherence, handed_on in ((None, 1), (OWN_VOICE, 0)):  # without the check, the setup does let it through
+        h, far_end, clock, _ = own_voice_harness(coherence)
+        host = noise(16, seed=3) + silence(20)  # 0.8 s of the Host's words, then a pause
+        feed_with_far_end(h, far_end, clock, moved_echo(host), host)
+        assert len(h.utterances) == handed_on, coherence
+
+
+def test_a_player_over_the_host_is_handed_on_whatever_the_host_says() -> None:
+    h, far_end, clock, _ = own_voice_harness(OWN_VOICE)
+    host = noise(40, seed=3)
+    player = [b + (w if 10 <= i < 20 else 0.0) for i, (b, w) in enumerate(zip(host, noise(40, seed=4), strict=True))]
+    feed_with_far_end(h, far_end, clock, [b.astype(np.float32) for b in player], host)
+    assert len(h.utterances) == 1
+
+
+def always_stop(audio: Audio) -> ShortWordScores:
+    best = {ShortWord.STOP: -0.1, ShortWord.REPEAT: -5.0, ShortWord.NEXT: -5.0, ShortWord.SKIP: -7.0}
+    return ShortWordScores(best, {word: word.value for word in best}, seconds=0.01, audio_seconds=len(audio) / RATE)
+
+
+def test_the_host_s_own_voice_let_through_is_never_taken_for_a_short_word() -> None:
+    for coherence, words in ((None, [ShortWord.STOP]), (OWN_VOICE, [])):
+        h, far_end, clock, taken = own_voice_harness(coherence, always_stop)
+        host = noise(6, seed=5) + silence(4)  # 0.3 s of the Host's voice, then the short pause
+        feed_with_far_end(h, far_end, clock, moved_echo(host), host)
+        assert [t.word for t in taken] == words, coherence
+
+
+class Residue:
+    """A canceller that leaves a faint residue of the Host, nothing like what was played (as when it is
+    learning the room again): about 24 dB under the microphone."""
+
+    def __init__(self) -> None:
+        self.rng = np.random.default_rng(7)
+
+    def process(self, mic: Audio, far: Audio) -> Audio:
+        level = float(np.sqrt(np.mean(np.square(mic))))
+        return (self.rng.standard_normal(len(mic)) * 0.06 * level).astype(np.float32)
+
+
+def test_a_faint_residue_of_the_host_is_not_handed_on() -> None:
+    for left_db, handed_on in ((None, 1), (ListenerSettings().own_voice_left_db, 0)):
+        h, far_end, clock = echo_harness()
+        h.listener = Listener(
+            h.source, h.detector, h.understand, h.deliver, h.statuses.append,
+            replace(SETTINGS, own_voice_left_db=left_db), executor=InlineExecutor(), clock=clock,
+            echo=EchoCanceller(Residue(), Residue(), settle_seconds=0.0, gate_db=None, trusted_erle_db=None),
+            far_end=far_end,
+        )  # fmt: skip
+        h.listener.begin_speaking()
+        host = [(b / 0.3 * 0.5).astype(np.float32) for b in noise(16, seed=3)] + silence(20)
+        feed_with_far_end(h, far_end, clock, host, host)
+        assert len(h.utterances) == handed_on, left_db

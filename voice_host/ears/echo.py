@@ -190,6 +190,38 @@ class FarEnd:
         return (self.taken - self.loud_until) / self.sample_rate
 
 
+def echo_coherence(heard: Audio, played: Audio, frame: int = 256, band_hz: tuple[float, float] = (200.0, 4000.0)) -> float:
+    """How much of `heard` (the canceller's linear output over some words) is the Host's own voice: the
+    magnitude-squared coherence of `heard` and the far end at their best lag, averaged over the speech band.
+    `played` is the far end over the same samples and `len(played) - len(heard)` samples before them (the
+    echo's delay is searched within that). A player's voice has none of the far end in it (near 0, plus what
+    little echo the canceller left); the Host's voice the canceller failed to take out (the echo's delay
+    moved) is the far end through a filter (near 1). 0 when either is too short or the far end is silent."""
+    extra = len(played) - len(heard)
+    if extra < 0 or len(heard) < 2 * frame:
+        return 0.0
+    heard64, played64 = np.asarray(heard, dtype=np.float64), np.asarray(played, dtype=np.float64)
+    # The lag: GCC-PHAT's peak, `heard[n]` against `played[n + lag]`.
+    size = 1 << (len(played) + len(heard)).bit_length()
+    spectrum = np.fft.rfft(played64, size) * np.conj(np.fft.rfft(heard64, size))
+    spectrum /= np.abs(spectrum) + 1e-12
+    lag = int(np.argmax(np.fft.irfft(spectrum, size)[: extra + 1]))
+    aligned = played64[lag : lag + len(heard)]
+    # Welch's coherence: half-overlapping Hann frames, cross- and auto-spectra summed over them.
+    hop = frame // 2
+    starts = range(0, len(heard) - frame + 1, hop)
+    window = np.hanning(frame)
+    near = np.fft.rfft(np.stack([heard64[at : at + frame] for at in starts]) * window, axis=1)
+    far = np.fft.rfft(np.stack([aligned[at : at + frame] for at in starts]) * window, axis=1)
+    cross = np.abs(np.sum(near * np.conj(far), axis=0)) ** 2
+    power = np.sum(np.abs(near) ** 2, axis=0) * np.sum(np.abs(far) ** 2, axis=0)
+    hz = np.fft.rfftfreq(frame, 1 / SAMPLE_RATE)
+    band = (hz >= band_hz[0]) & (hz <= band_hz[1])
+    if float(np.sum(np.abs(far[:, band]) ** 2)) < 1e-9 * frame * len(starts):
+        return 0.0  # the Host was silent: nothing of it can be in the words
+    return float(np.mean(cross[band] / (power[band] + 1e-20)))
+
+
 class FrameCanceller(Protocol):
     """One 10 ms frame of microphone and of the far end at the same moment in, the microphone with the
     echo taken out back."""
@@ -301,6 +333,7 @@ class Cancelled:
     detect: Audio
     words: Audio
     far_active: bool  # the Host was (or had just been) sounding: the block was cancelled, not passed on
+    heard: Audio | None = None  # the microphone itself, as late as the other two (the Host's voice left in)
 
 
 class ResidualGate:
@@ -446,8 +479,8 @@ class EchoCanceller:
         if len(far) and float(np.max(np.abs(far))) > 1e-4:
             self.far_seconds += len(far) / SAMPLE_RATE
         if far_quiet_seconds >= self.passthrough_after_seconds:
-            return Cancelled(raw, raw, far_active=False)
-        return Cancelled(detect, words, far_active=True)
+            return Cancelled(raw, raw, far_active=False, heard=raw)
+        return Cancelled(detect, words, far_active=True, heard=raw)
 
     def _follow_erle(self, mic: Audio, far: Audio, words: Audio) -> None:
         if float(np.max(np.abs(far))) <= 1e-4:

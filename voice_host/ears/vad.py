@@ -172,6 +172,10 @@ class RecentAudio:
     def blocks(self) -> list[Audio]:
         return list(self._blocks)
 
+    def __len__(self) -> int:
+        """Samples kept now (up to `keep`, and a block more)."""
+        return self._samples
+
     def clear(self) -> None:
         self._blocks.clear()
         self._samples = 0

@@ -35,7 +35,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import numpy as np
 
 from voice_host.ears.audio import MICROPHONE_LOST, AudioUnavailableError, DeviceLostError
-from voice_host.ears.echo import EchoCanceller, FarEnd
+from voice_host.ears.echo import EchoCanceller, FarEnd, echo_coherence
 from voice_host.ears.short_words import ShortViews, ShortWord, ShortWordScores
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.ears.turn import EndOfTurn, TurnText
@@ -118,6 +118,14 @@ class ListenerSettings:
     read_timeout: float = 0.2
     level_every_seconds: float = 0.1  # HEARING level updates at most this often
     short_path: ShortPath = field(default_factory=ShortPath)  # stop words over the Host
+    # Words over the Host this coherent with what it played are its own voice, let through when the echo's delay
+    # moved (a sound server under load) before the canceller found the move: never handed on, never scored
+    # (`echo_coherence`; docs/speech.md "Echo cancellation"). None: every utterance is handed on.
+    own_voice_coherence: float | None = 0.1
+    own_voice_lag_seconds: float = 0.3  # the echo's delay is searched up to this (the canceller's own 10 ms included)
+    # ... and words this far under the microphone over them are what the canceller left of its voice (a player
+    # over the Host is most of what the microphone hears then). None: not judged by level.
+    own_voice_left_db: float | None = -20.0
     barge_in: BargeIn = field(default_factory=BargeIn)  # whether an utterance was said over the Host
 
 
@@ -210,6 +218,8 @@ class Listener(Generic[T]):
         # What Silero heard of the same blocks (the canceller's gated, suppressed signal), for the short path.
         self._detected = RecentAudio(DETECTED_SECONDS, source.sample_rate)
         self._words = RecentAudio(DETECTED_SECONDS, source.sample_rate)  # ... and the words, for a stretch never collected
+        self._played = RecentAudio(DETECTED_SECONDS, source.sample_rate)  # ... and the far end over the same blocks
+        self._heard = RecentAudio(DETECTED_SECONDS, source.sample_rate)  # ... and the microphone itself
         self._unstarted = self.settings.short_path.unstarted()
         self._lock = threading.Lock()
         self._muted = False
@@ -363,13 +373,14 @@ class Listener(Generic[T]):
             if in_tail:
                 self._tail_left -= seconds
             tail_over = in_tail and self._tail_left <= 1e-9
-        detect, gated = block, False
+        detect, gated, far, heard = block, False, None, block
         if self.echo is not None and self.far_end is not None:
             # Every block goes through the canceller, muted or not: it follows the room all night.
             far = self.far_end.take(len(block), captured_at)
             cancelled = self.echo.process(block, far, self.far_end.quiet_seconds())
             if self.echo.settled:
                 detect, block = cancelled.detect, cancelled.words
+                heard = cancelled.heard if cancelled.heard is not None else heard
                 gated = cancelled.far_active
                 speaking = in_tail = False  # the microphone stays open
         if speaking or in_tail or muted:
@@ -396,6 +407,9 @@ class Listener(Generic[T]):
         paused = self.collector.segmenter.silence_run if self.collector.collecting else 0.0
         self._detected.add(detect)
         self._words.add(block)
+        if far is not None:
+            self._played.add(far)
+            self._heard.add(heard)
         step = self.collector.add(block, is_speech)
         event = step.event
         self._watch_unstarted(seconds, is_speech)
@@ -455,6 +469,9 @@ class Listener(Generic[T]):
             lead = self.settings.segmenter.pre_roll_seconds
             audio = audio[-round((segmenter.utterance_seconds - self._stretch_from + lead) * self.source.sample_rate) :]
             began_at = now - (segmenter.utterance_seconds - self._stretch_from)
+        if self._own_voice(audio):
+            self._short_asked = True  # not scored; the whole utterance is judged again when it ends
+            return
         views = rule.views_of(
             ShortViews(audio, self._detected.last(len(audio))),
             ShortViews(whole, self._detected.last(len(whole))) if whole is not None else None,
@@ -479,7 +496,7 @@ class Listener(Generic[T]):
         kept = speech + pause + self.settings.segmenter.pre_roll_seconds
         samples = round(kept * self.source.sample_rate)
         words, detect = self._words.last(samples), self._detected.last(samples)
-        if words is None:
+        if words is None or self._own_voice(words):
             return
         views = rule.views_of(ShortViews(words, detect), None)
         self._ask_short_path(self.short_words, views, now - kept, now - pause, now, host, takes_utterance=False)
@@ -515,6 +532,38 @@ class Listener(Generic[T]):
         future.add_done_callback(decide)
         return future
 
+    def _own_voice(self, words: Audio) -> bool:
+        """Whether `words`, just heard, are the Host's own voice let through by the canceller (`echo_coherence`
+        with what was played over them at least `own_voice_coherence`)."""
+        ceiling = self.settings.own_voice_coherence
+        if ceiling is None or self.echo is None:
+            return False
+        extra = round(self.settings.own_voice_lag_seconds * self.source.sample_rate)
+        count = min(len(words), len(self._played) - extra)  # the latest words, with the far end before them
+        played = self._played.last(count + extra)
+        if count <= 0 or played is None:
+            return False
+        words = words[-count:]
+        coherence = echo_coherence(words, played)
+        left_db = self._left_db(words)
+        floor = self.settings.own_voice_left_db
+        if coherence < ceiling and (floor is None or left_db is None or left_db >= floor):
+            return False
+        log.info("%.2f s of the Host's own voice let through (coherence %.2f with what it played, %s dB of the "
+                 "microphone): dropped", count / self.source.sample_rate, coherence, left_db)  # fmt: skip
+        return True
+
+    def _left_db(self, words: Audio) -> float | None:
+        """How loud `words` (the canceller's output) are against the microphone over them, dB (None: silence)."""
+        heard = self._heard.last(len(words))
+        if heard is None:
+            return None
+        power = float(np.mean(np.square(heard, dtype=np.float64)))
+        left = float(np.mean(np.square(words, dtype=np.float64)))
+        if power <= 1e-12 or left <= 1e-14:
+            return None
+        return 10 * math.log10(left / power)
+
     def _next_pause(self) -> None:
         with self._lock:
             self._pause_id += 1
@@ -543,6 +592,11 @@ class Listener(Generic[T]):
             self._forget_taken()
             return
         self._next_pause()
+        if self._own_voice(audio):
+            self._discard_early()
+            self._began_at = None
+            self._report_idle()
+            return
         ended_at = self.clock()
         began_at, self._began_at = self._began_at, None
         host = self._host if self.echo is not None else None
