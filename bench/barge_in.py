@@ -272,8 +272,9 @@ def main() -> None:
     parser.add_argument(
         "--own-voice",
         default=str(ListenerSettings().own_voice_coherence),
-        help="words over the Host this coherent with what it played are dropped as its own voice "
-        "(ListenerSettings.own_voice_coherence; 'None': off, as before run 11)",
+        help="words over the Host this coherent with what it played are dropped as its own voice, as are words "
+        "ListenerSettings.own_voice_left_db under the microphone (ListenerSettings.own_voice_coherence; 'None': "
+        "neither, as before run 11)",
     )
     parser.add_argument(
         "--underruns",
@@ -355,8 +356,11 @@ def main() -> None:
         views=tuple(ShortView(view) for view in args.views.split(",")),
         unstarted_seconds=unstarted,
     )
-    own_voice = None if args.own_voice == "None" else float(args.own_voice)
-    settings = ListenerSettings(short_path=short_path, own_voice_coherence=own_voice)
+    settings = ListenerSettings(short_path=short_path)
+    if args.own_voice == "None":
+        settings = replace(settings, own_voice_coherence=None, own_voice_left_db=None)
+    else:
+        settings = replace(settings, own_voice_coherence=float(args.own_voice))
     settings = replace(settings, rest_after_gate_seconds=None) if args.no_rest else settings
     if args.start_seconds is not None:
         settings = replace(settings, segmenter=replace(settings.segmenter, speech_seconds=args.start_seconds))
