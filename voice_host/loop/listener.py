@@ -533,10 +533,11 @@ class Listener(Generic[T]):
         return future
 
     def _own_voice(self, words: Audio) -> bool:
-        """Whether `words`, just heard, are the Host's own voice let through by the canceller (`echo_coherence`
-        with what was played over them at least `own_voice_coherence`)."""
-        ceiling = self.settings.own_voice_coherence
-        if ceiling is None or self.echo is None:
+        """Whether `words`, just heard, are the Host's own voice let through by the canceller: coherent with what
+        was played over them (`echo_coherence` at least `own_voice_coherence`), or so far under the microphone
+        (`own_voice_left_db`) that they are what the canceller left of the Host, not a player over it."""
+        ceiling, floor = self.settings.own_voice_coherence, self.settings.own_voice_left_db
+        if self.echo is None or (ceiling is None and floor is None):
             return False
         extra = round(self.settings.own_voice_lag_seconds * self.source.sample_rate)
         count = min(len(words), len(self._played) - extra)  # the latest words, with the far end before them
@@ -544,13 +545,17 @@ class Listener(Generic[T]):
         if count <= 0 or played is None:
             return False
         words = words[-count:]
-        coherence = echo_coherence(words, played)
-        left_db = self._left_db(words)
-        floor = self.settings.own_voice_left_db
-        if coherence < ceiling and (floor is None or left_db is None or left_db >= floor):
+        coherence = echo_coherence(words, played) if ceiling is not None else 0.0
+        left_db = self._left_db(words) if floor is not None else None
+        coherent = ceiling is not None and coherence >= ceiling
+        faint = floor is not None and left_db is not None and left_db < floor
+        if not (coherent or faint):
             return False
-        log.info("%.2f s of the Host's own voice let through (coherence %.2f with what it played, %s dB of the "
-                 "microphone): dropped", count / self.source.sample_rate, coherence, left_db)  # fmt: skip
+        log.info(
+            "%.2f s of the Host's own voice let through (coherence %.2f with what it played, %s under the "
+            "microphone): dropped", count / self.source.sample_rate, coherence,
+            "?" if left_db is None else f"{-left_db:.0f} dB",
+        )  # fmt: skip
         return True
 
     def _left_db(self, words: Audio) -> float | None:
