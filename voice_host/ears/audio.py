@@ -158,8 +158,8 @@ def check_speaker(device: int | str | None = None, sample_rate: int = PLAYBACK_R
 
 
 def stream_time(time_info: Any, name: str) -> float | None:
-    """One of a PortAudio callback's stream times (`inputBufferAdcTime`, `outputBufferDacTime`), or None
-    when it is not known (a host API that leaves it at 0)."""
+    """One of a PortAudio callback's stream times (`inputBufferAdcTime`, `outputBufferDacTime`), or a stream's
+    own clock (`time`), or None when it is not known (a host API that leaves it at 0)."""
     return float(getattr(time_info, name, 0.0)) or None
 
 
@@ -480,7 +480,7 @@ class Player:
             if deadline is not None and time.monotonic() >= deadline:
                 return False
         if not self.lost and self._stream is not None and self._idle.is_set():
-            left = self.sounding_seconds(float(getattr(self._stream, "time", 0.0)) or None)
+            left = self.sounding_seconds(stream_time(self._stream, "time"))
             if deadline is not None:
                 left = min(left, max(0.0, deadline - time.monotonic()))
             time.sleep(left)

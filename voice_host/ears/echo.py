@@ -333,7 +333,7 @@ class Cancelled:
     detect: Audio
     words: Audio
     far_active: bool  # the Host was (or had just been) sounding: the block was cancelled, not passed on
-    heard: Audio | None = None  # the microphone itself, as late as the other two (the Host's voice left in)
+    heard: Audio  # the microphone itself, as late as the other two (the Host's voice left in)
 
 
 class ResidualGate:

@@ -380,7 +380,7 @@ class Listener(Generic[T]):
             cancelled = self.echo.process(block, far, self.far_end.quiet_seconds())
             if self.echo.settled:
                 detect, block = cancelled.detect, cancelled.words
-                heard = cancelled.heard if cancelled.heard is not None else heard
+                heard = cancelled.heard
                 gated = cancelled.far_active
                 speaking = in_tail = False  # the microphone stays open
         if speaking or in_tail or muted:
@@ -537,10 +537,12 @@ class Listener(Generic[T]):
         was played over them (`echo_coherence` at least `own_voice_coherence`), or so far under the microphone
         (`own_voice_left_db`) that they are what the canceller left of the Host, not a player over it."""
         ceiling, floor = self.settings.own_voice_coherence, self.settings.own_voice_left_db
-        if self.echo is None or (ceiling is None and floor is None):
+        if self.echo is None or self.far_end is None or (ceiling is None and floor is None):
             return False
         extra = round(self.settings.own_voice_lag_seconds * self.source.sample_rate)
         count = min(len(words), len(self._played) - extra)  # the latest words, with the far end before them
+        if self.far_end.quiet_seconds() * self.source.sample_rate >= count + extra:
+            return False  # the Host was silent over them (most utterances): nothing of it to find
         played = self._played.last(count + extra)
         if count <= 0 or played is None:
             return False
@@ -580,8 +582,9 @@ class Listener(Generic[T]):
             taken, self._short_taken = self._short_taken, None
             return taken is not None and taken == self._pause_id
 
-    def _forget_taken(self) -> None:
-        """The short path acted on the utterance's words: nothing of it goes to the whole understanding."""
+    def _forget_utterance(self) -> None:
+        """Nothing of the utterance goes to the whole understanding: the short path acted on its words, or they
+        were the Host's own voice."""
         self._discard_early()
         self._began_at = None
         self._next_pause()
@@ -590,18 +593,17 @@ class Listener(Generic[T]):
         """The short path took the utterance being collected: drop it (what follows is a new one)."""
         if self._taken_by_short_path():
             self.collector.reset()
-            self._forget_taken()
+            self._forget_utterance()
 
     def _finish(self, audio: Audio, cut: bool) -> None:
         if self._taken_by_short_path():
-            self._forget_taken()
+            self._forget_utterance()
             return
-        self._next_pause()
         if self._own_voice(audio):
-            self._discard_early()
-            self._began_at = None
+            self._forget_utterance()
             self._report_idle()
             return
+        self._next_pause()
         ended_at = self.clock()
         began_at, self._began_at = self._began_at, None
         host = self._host if self.echo is not None else None
