@@ -15,7 +15,7 @@ import pytest
 
 from engine.replies import PartKind, Reply, ReplyPart
 from voice_host.ears.audio import DeviceLostError, NoMicrophoneError
-from voice_host.ears.echo import EchoCanceller, FarEnd
+from voice_host.ears.echo import GATE_DB, EchoCanceller, FarEnd
 from voice_host.ears.short_words import ShortView, ShortWord, ShortWordScores
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 from voice_host.ears.turn import EndOfTurn, TurnText
@@ -1240,16 +1240,19 @@ OWN_VOICE = ListenerSettings().own_voice_coherence  # the app's
 
 
 def own_voice_harness(
-    coherence: float | None, short_words: Callable[[Audio], ShortWordScores] | None = None
+    settings: ListenerSettings,
+    short_words: Callable[[Audio], ShortWordScores] | None = None,
+    canceller: Callable[[], Any] = Subtract,
+    gate_db: float | None = GATE_DB,
 ) -> tuple[Harness, FarEnd, Clock, list[ShortHeard]]:
     """A canceller trusted whatever it takes out: as in the moments before it finds that the echo's delay moved."""
     h, far_end, clock = echo_harness()
     taken: list[ShortHeard] = []
     h.listener = Listener(
-        h.source, h.detector, h.understand, h.deliver, h.statuses.append,
-        replace(SHORT_SETTINGS, own_voice_coherence=coherence), executor=InlineExecutor(), clock=clock,
-        echo=EchoCanceller(Subtract(), Subtract(), passthrough_after_seconds=1.0, settle_seconds=0.0, trusted_erle_db=None),
-        far_end=far_end, short_words=short_words, on_short_word=taken.append if short_words is not None else None,
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append, settings, executor=InlineExecutor(),
+        clock=clock, far_end=far_end,
+        echo=EchoCanceller(canceller(), canceller(), settle_seconds=0.0, gate_db=gate_db, trusted_erle_db=None),
+        short_words=short_words, on_short_word=taken.append if short_words is not None else None,
     )  # fmt: skip
     h.listener.begin_speaking()
     return h, far_end, clock, taken
@@ -1257,14 +1260,14 @@ def own_voice_harness(
 
 def test_the_host_s_own_voice_let_through_is_not_handed_on() -> None:
     for coherence, handed_on in ((None, 1), (OWN_VOICE, 0)):  # without the check, the setup does let it through
-        h, far_end, clock, _ = own_voice_harness(coherence)
+        h, far_end, clock, _ = own_voice_harness(replace(SHORT_SETTINGS, own_voice_coherence=coherence))
         host = noise(16, seed=3) + silence(20)  # 0.8 s of the Host's words, then a pause
         feed_with_far_end(h, far_end, clock, moved_echo(host), host)
         assert len(h.utterances) == handed_on, coherence
 
 
 def test_a_player_over_the_host_is_handed_on_whatever_the_host_says() -> None:
-    h, far_end, clock, _ = own_voice_harness(OWN_VOICE)
+    h, far_end, clock, _ = own_voice_harness(SHORT_SETTINGS)
     host = noise(40, seed=3)
     player = [b + (w if 10 <= i < 20 else 0.0) for i, (b, w) in enumerate(zip(host, noise(40, seed=4), strict=True))]
     feed_with_far_end(h, far_end, clock, [b.astype(np.float32) for b in player], host)
@@ -1278,7 +1281,7 @@ def always_stop(audio: Audio) -> ShortWordScores:
 
 def test_the_host_s_own_voice_let_through_is_never_taken_for_a_short_word() -> None:
     for coherence, words in ((None, [ShortWord.STOP]), (OWN_VOICE, [])):
-        h, far_end, clock, taken = own_voice_harness(coherence, always_stop)
+        h, far_end, clock, taken = own_voice_harness(replace(SHORT_SETTINGS, own_voice_coherence=coherence), always_stop)
         host = noise(6, seed=5) + silence(4)  # 0.3 s of the Host's voice, then the short pause
         feed_with_far_end(h, far_end, clock, moved_echo(host), host)
         assert [t.word for t in taken] == words, coherence
@@ -1298,14 +1301,8 @@ class Residue:
 
 def test_a_faint_residue_of_the_host_is_not_handed_on() -> None:
     for left_db, handed_on in ((None, 1), (ListenerSettings().own_voice_left_db, 0)):
-        h, far_end, clock = echo_harness()
-        h.listener = Listener(
-            h.source, h.detector, h.understand, h.deliver, h.statuses.append,
-            replace(SETTINGS, own_voice_left_db=left_db), executor=InlineExecutor(), clock=clock,
-            echo=EchoCanceller(Residue(), Residue(), settle_seconds=0.0, gate_db=None, trusted_erle_db=None),
-            far_end=far_end,
-        )  # fmt: skip
-        h.listener.begin_speaking()
+        settings = replace(SETTINGS, own_voice_left_db=left_db)
+        h, far_end, clock, _ = own_voice_harness(settings, canceller=Residue, gate_db=None)
         host = [(b / 0.3 * 0.5).astype(np.float32) for b in noise(16, seed=3)] + silence(20)
         feed_with_far_end(h, far_end, clock, host, host)
         assert len(h.utterances) == handed_on, left_db
