@@ -90,8 +90,8 @@ SHORT_PHRASES: dict[ShortWord, tuple[str, ...]] = {
 
 # The second opinion (`second_opinion_scorer`): Whisper base's log-probability that the utterance's first
 # word is "stop", asked only when tiny.en ranks "stop" first or second but does not take it. tiny.en hears espeak's
-# clipped "Stop" as "So", "Sir" or "Star"; base, on the same window, most often starts with "Stop" (tune:
-# -0.3 to -4.6 on the stop words it recovered, never above -6.7 on 80 other words said over the Host).
+# clipped "Stop" as "So", "Sir" or "Star"; base, on the same window, most often starts with "Stop" (tune, run 10's
+# other words: -0.3 to -4.9 on the stop words it recovered, never above -5.8 on the other words said over the Host).
 SECOND_OPINION_PHRASES: dict[ShortWord, tuple[str, ...]] = {ShortWord.STOP: ("Stop", "stop")}
 
 

@@ -164,9 +164,9 @@ class ShortPath:
     # The second opinion (voice_host/ears/short_words.py `second_opinion_scorer`): asked when "stop" ranks
     # among the first `second_opinion_rank` kinds at `second_opinion_from` or better but is not taken
     # (tiny.en hears espeak's clipped "Stop!" as "Next one." too), and taken when Whisper base gives the
-    # first word "stop" `second_stop_floor` or better. Tune, 66 stop trials and 80 other words with Silero
-    # resting over the gate's silence: base's first word on the stop words taken -0.3 to -4.6, on the 42
-    # other words it was asked about -6.7 and under (docs/benchmarks.md "Barge-in", tune only).
+    # first word "stop" `second_stop_floor` or better. Tune, 66 stop trials and run 10's 80 other words: base's
+    # first word on the stop words taken -0.3 to -4.9, on the 42 other words it was asked about -5.8 and under
+    # (docs/benchmarks.md "Barge-in", run 5 and session 25; tune only).
     second_opinion_from: float = -6.5
     second_opinion_rank: int = 2
     second_stop_floor: float = -5.0
