@@ -84,6 +84,7 @@ class Heard:
     usable: bool
     silence: bool  # barge_words would silence the Host
     acts: bool  # barge_words would act at once over the Host (silence, repeat, next or skip)
+    intent: tuple[object, ...] | None = None  # what the Host does with it (bench/voice.py `intent_of`); None: not understood
 
 
 @dataclass
@@ -135,6 +136,7 @@ class Ears:
         self.settings = settings  # ListenerSettings, or None: the app's
 
     def hear(self, mic: Audio, played: Audio) -> tuple[list[Heard], list[Short]]:
+        from bench.voice import intent_of
         from voice_host.cli.hear import fresh_game
         from voice_host.loop.barge_in import BargeWords, barge_words
         from voice_host.loop.listener import FeedOnlySource, InlineExecutor, Listener, ShortHeard, Utterance
@@ -164,7 +166,8 @@ class Ears:
             began = utterance.began_at if utterance.began_at is not None else utterance.ended_at
             found.append(
                 Heard(began, utterance.ended_at, timings[-1] if timings else 0.0, heard.transcript, heard.text,
-                      heard.usable, words is BargeWords.SILENCE, words is not BargeWords.OTHER)
+                      heard.usable, words is BargeWords.SILENCE, words is not BargeWords.OTHER,
+                      intent_of(heard.message, heard.text))
             )  # fmt: skip
 
         def score(audio: Audio, scorer: Any = None) -> Any:
@@ -325,8 +328,9 @@ def main() -> None:
     from audio_fixtures.corpus import Split
     from audio_fixtures.fixtures import FixtureAudio, load_fixtures
     from audio_fixtures.voices import Renderer, voices
+    from bench.voice import expected_intent, intent_of
     from models.locate import WhisperModelName
-    from voice_host.cli.hear import HearPipeline
+    from voice_host.cli.hear import HearPipeline, fresh_game
     from voice_host.ears.asr import RecognitionOptions
     from voice_host.ears.short_words import ShortView, ShortWord, ShortWordScorer, second_opinion_scorer
     from voice_host.loop.casefiles import load_bundled_case
@@ -430,6 +434,7 @@ def main() -> None:
 
     other_rows: list[str] = []
     false_acts = 0
+    understood = {"over the Host": 0, "alone": 0}  # other words whose intent is as labelled (the whole understanding)
     split = Split.TUNE if args.voices == "tune" else Split.TEST
     others_list = other_words(args.others, split)
     audio = FixtureAudio(load_fixtures(split))
@@ -444,7 +449,24 @@ def main() -> None:
         acted = [f"short path: {s.word.value} {shown(s)}" for s in shorts if s.word is not None]
         acted += [f"whole understanding: {h.transcript!r}" for h in heard if h.acts]
         false_acts += 1 if acted else 0
-        other_rows.append(f"| {n} | {fixture.said} ({fixture.voice}) | {where} | {'; '.join(acted) or 'none'} | {len(shorts)} |")
+        kept = "-"
+        if not args.short_only:  # what the whole understanding made of them, and of the same words alone in the room
+            expected = expected_intent(fixture)
+            over = any(h.intent == expected for h in heard if h.ended > began)
+            alone_voice, _ = in_room(clean, f"other-{n}", impulses)
+            quiet = np.zeros(SAMPLE_RATE // 2, dtype=np.float32)
+            game = fresh_game(case)
+            alone_audio = np.concatenate([quiet, alone_voice.astype(np.float32), quiet])
+            alone_heard = pipeline.passes.hear(alone_audio, game, game.state.seats).heard
+            alone = intent_of(alone_heard.message, alone_heard.text) == expected
+            understood["over the Host"] += over
+            understood["alone"] += alone
+            kept = f"{'yes' if over else 'no'} / {'yes' if alone else 'no'}"
+            if not over:  # what was heard instead, over the Host
+                kept += f" (heard {listed([h for h in heard if h.ended > began])})"
+        other_rows.append(
+            f"| {n} | {fixture.said} ({fixture.voice}) | {where} | {'; '.join(acted) or 'none'} | {len(shorts)} | {kept} |"
+        )
         print(other_rows[-1], file=sys.stderr, flush=True)
 
     print("## Barge-in\n")
@@ -485,9 +507,15 @@ def main() -> None:
         for row in rows:
             print(row)
     if others_list:
-        print(f"\nOther words over the Host: {false_acts}/{len(others_list)} would have acted at once (false stops).\n")
-        print("| n | said (voice) | echo path | acted at once | short-path scorings |")
-        print("|---|---|---|---|---|")
+        print(f"\nOther words over the Host: {false_acts}/{len(others_list)} would have acted at once (false stops).")
+        if not args.short_only:
+            print(
+                f"Understood as labelled (the whole understanding, what the Host keeps and answers when it stops): "
+                f"{understood['over the Host']}/{len(others_list)} over the Host, {understood['alone']}/{len(others_list)} "
+                "the same words alone in the same room."
+            )
+        print("\n| n | said (voice) | echo path | acted at once | short-path scorings | understood over the Host / alone |")
+        print("|---|---|---|---|---|---|")
         for row in other_rows:
             print(row)
 
