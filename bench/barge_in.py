@@ -305,6 +305,11 @@ def main() -> None:
     )
     parser.add_argument("--no-rest", action="store_true", help="Silero never rests over the gate's silence (as before)")
     parser.add_argument(
+        "--no-again",
+        action="store_true",
+        help="over the Host, the early result is taken even when it was not a whole message (as before run 12)",
+    )
+    parser.add_argument(
         "--start-seconds",
         type=float,
         default=None,
@@ -366,6 +371,7 @@ def main() -> None:
     else:
         settings = replace(settings, own_voice_coherence=float(args.own_voice))
     settings = replace(settings, rest_after_gate_seconds=None) if args.no_rest else settings
+    settings = replace(settings, understand_again_over_host=False) if args.no_again else settings
     if args.start_seconds is not None:
         settings = replace(settings, segmenter=replace(settings.segmenter, speech_seconds=args.start_seconds))
 
@@ -478,7 +484,7 @@ def main() -> None:
     command += " --short-only" if args.short_only else ""
     command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "") + f" --views {args.views}"
     command += f" --start-seconds {args.start_seconds:g}" if args.start_seconds is not None else ""
-    command += f" --unstarted {args.unstarted} --own-voice {args.own_voice}"
+    command += f" --unstarted {args.unstarted} --own-voice {args.own_voice}" + (" --no-again" if args.no_again else "")
     command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
     nights = f" --nights {args.nights}" + (f" --first-night {args.first_night}" if args.first_night else "")
     print(f"`{command}" + (" --no-night" if args.no_night else nights) + "`\n")

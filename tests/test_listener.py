@@ -1194,7 +1194,8 @@ def test_a_word_the_first_signal_misses_is_scored_on_the_next(views: tuple[Short
 def test_the_early_understanding_waits_for_the_short_words_verdict() -> None:
     # On 2 cores the two would slow each other down: the stop word's verdict comes first.
     executor = ManualExecutor()
-    h, far_end, clock, taken = short_harness(executor)
+    # The early result is taken at the end (no text signal here would make it understood again over the Host).
+    h, far_end, clock, taken = short_harness(executor, replace(SHORT_SETTINGS, understand_again_over_host=False))
     over_quiet_host(h, far_end, clock, speech(0.5, 6) + silence(5))  # 0.25 s of pause: both are due
     assert len(executor.waiting) == 1 and executor.waiting[0][1] is not h.understand  # the short words' scoring
     executor.run_all()  # not a short word
@@ -1306,3 +1307,64 @@ def test_a_faint_residue_of_the_host_is_not_handed_on() -> None:
         host = [(b / 0.3 * 0.5).astype(np.float32) for b in noise(16, seed=3)] + silence(20)
         feed_with_far_end(h, far_end, clock, host, host)
         assert len(h.utterances) == handed_on, left_db
+
+
+# --- words Silero loses over the Host -------------------------------------------------------------------
+
+
+class LosesTheRest:
+    """A suppressor that takes the player's later words out with the echo (samples near 0.7), as speex's
+    suppressor and the residual-echo gate can over the Host; the linear output keeps them."""
+
+    def process(self, mic: Audio, far: Audio) -> Audio:
+        left = (mic - far).astype(np.float32)
+        return np.where(np.abs(left - 0.7) < 0.01, np.float32(0), left).astype(np.float32)
+
+
+class OverTheHostHarness(Harness):
+    """Early, "Read" (0.5) is heard as a turn that may go on; the whole words (0.5 then 0.7) as a whole message."""
+
+    def __init__(self, again: bool) -> None:
+        super().__init__()
+        settings = replace(
+            SETTINGS,
+            segmenter=SegmenterSettings(speech_seconds=0.1, early_seconds=0.1, silence_seconds=1.0, pre_roll_seconds=0.1),
+            end_of_turn=EndOfTurn(complete_seconds=0.2, hold_seconds=0.5),
+            understand_again_over_host=again,
+        )
+        self.far_end, self.clock = FarEnd(), Clock()
+        echo = EchoCanceller(LosesTheRest(), Subtract(), settle_seconds=0.0, trusted_erle_db=None)
+        self.listener = Listener(
+            self.source, self.detector, self.understand, self.deliver, self.statuses.append, settings,
+            executor=InlineExecutor(), clock=self.clock, echo=echo, far_end=self.far_end, turn_complete=self.judge,
+        )  # fmt: skip
+
+    def understand(self, audio: Audio) -> str:
+        self.understood.append(audio)
+        return "Read exhibit 15." if bool(np.any(np.abs(audio - 0.7) < 0.01)) else "Read"
+
+    @staticmethod
+    def judge(text: str) -> TurnText:
+        return TurnText.WHOLE if text.endswith(".") else TurnText.MAY_GO_ON
+
+
+def test_over_the_host_words_silero_lost_after_the_early_start_are_understood() -> None:
+    for again, heard in ((False, "Read"), (True, "Read exhibit 15.")):  # as before, the early result was taken
+        h = OverTheHostHarness(again)
+        h.listener.begin_speaking()
+        host = noise(40, seed=3)
+        # "Read", a pause long enough for the early start, then the rest: lost to Silero, kept in the words.
+        player = speech(0.5, 6) + silence(4) + speech(0.7, 6) + silence(24)
+        feed_with_far_end(h, h.far_end, h.clock, [(b + p).astype(np.float32) for b, p in zip(host, player, strict=True)], host)
+        assert [u.result for u in h.utterances] == [heard], again
+        assert not h.utterances[0].early if again else h.utterances[0].early
+
+
+def test_over_the_host_a_whole_early_message_is_not_understood_again() -> None:
+    h = OverTheHostHarness(again=True)
+    h.listener.begin_speaking()
+    host = noise(40, seed=3)
+    player = speech(0.7, 1) + speech(0.5, 6) + silence(33)  # whole at once ("." from the 0.7 kept in the words)
+    feed_with_far_end(h, h.far_end, h.clock, [(b + p).astype(np.float32) for b, p in zip(host, player, strict=True)], host)
+    assert [u.result for u in h.utterances] == ["Read exhibit 15."]
+    assert h.utterances[0].early and len(h.understood) == 1
