@@ -1357,7 +1357,7 @@ def test_over_the_host_words_silero_lost_after_the_early_start_are_understood() 
         player = speech(0.5, 6) + silence(4) + speech(0.7, 6) + silence(24)
         feed_with_far_end(h, h.far_end, h.clock, [(b + p).astype(np.float32) for b, p in zip(host, player, strict=True)], host)
         assert [u.result for u in h.utterances] == [heard], again
-        assert not h.utterances[0].early if again else h.utterances[0].early
+        assert h.utterances[0].early is not again  # understood again: not the early result
 
 
 def test_over_the_host_a_whole_early_message_is_not_understood_again() -> None:

@@ -5,7 +5,8 @@
 result away if speech resumes. End of turn: once that early result is ready, `turn_complete(result)`
 says whether its words are a whole message; if so the turn ends at once (`EndOfTurn`), and if not
 the listener waits for more speech, up to the segmenter's hangover ceiling, when the early result is
-used anyway. `understand` is the app's function from audio to whatever it needs (a Transcript, or the
+used anyway (over the Host, where Silero can miss words the understanding would hear, such an utterance is
+understood again whole). `understand` is the app's function from audio to whatever it needs (a Transcript, or the
 whole understood message): everything it does overlaps the pause.
 
 Turn-taking: with an echo canceller (`echo`, fed what the speaker played through `far_end`) the
