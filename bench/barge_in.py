@@ -23,7 +23,8 @@ the matcher, the engine's classifier) -> `barge_words`.
   misses may still be acted on by the whole understanding (its pause and wall time instead).
 - other words: fixtures of the same split (table talk, and short messages that are not next, skip or repeat) said
   over the Host the same way: any that would act at once (a short word taken, or `barge_words` on the
-  whole understanding) is a false stop.
+  whole understanding) is a false stop. With the whole understanding, each is also judged as the Host keeps it
+  (its intent as labelled, as bench/voice.py judges it), beside the same words heard alone in the same room.
 - the night: every spoken reply of a scripted night (the opening, the seating, the four round
   openings with their exhibits and statements, answers) with a 1 s gap after each, through one room's
   echo path: every utterance the listener hands on is a self-trigger; a usable message is a
