@@ -441,7 +441,7 @@ def main() -> None:
 
     other_rows: list[str] = []
     false_acts = 0
-    understood = {"over the Host": 0, "alone": 0}  # other words whose intent is as labelled (the whole understanding)
+    understood_over = understood_alone = 0  # other words whose intent is as labelled (the whole understanding)
     split = Split.TUNE if args.voices == "tune" else Split.TEST
     others_list = other_words(args.others, split)
     audio = FixtureAudio(load_fixtures(split))
@@ -466,8 +466,8 @@ def main() -> None:
             alone_audio = np.concatenate([quiet, alone_voice.astype(np.float32), quiet])
             alone_heard = pipeline.passes.hear(alone_audio, game, game.state.seats).heard
             alone = intent_of(alone_heard.message, alone_heard.text) == expected
-            understood["over the Host"] += over
-            understood["alone"] += alone
+            understood_over += over
+            understood_alone += alone
             kept = f"{'yes' if over else 'no'} / {'yes' if alone else 'no'}"
             if not over:  # what was heard instead, over the Host
                 kept += f" (heard {listed([h for h in heard if h.ended > began])})"
@@ -518,7 +518,7 @@ def main() -> None:
         if not args.short_only:
             print(
                 f"Understood as labelled (the whole understanding, what the Host keeps and answers when it stops): "
-                f"{understood['over the Host']}/{len(others_list)} over the Host, {understood['alone']}/{len(others_list)} "
+                f"{understood_over}/{len(others_list)} over the Host, {understood_alone}/{len(others_list)} "
                 "the same words alone in the same room."
             )
         print("\n| n | said (voice) | echo path | acted at once | short-path scorings | understood over the Host / alone |")

@@ -621,8 +621,8 @@ class Listener(Generic[T]):
         early, self._early = self._early, None
         self._early_held = None
         future = early if early is not None and not early.cancelled() else None
-        if future is not None and early is not None and self._understand_again(early, began_at, ended_at):
-            early.cancel()  # queued: never run; running: its result is not taken
+        if future is not None and self._understand_again(future, began_at, ended_at):
+            future.cancel()  # queued: never run; running: its result is not taken
             future = None
         if future is None:
             future = self.executor.submit(self.understand, audio)
