@@ -1156,6 +1156,31 @@ def test_a_stop_under_the_floor_is_taken_on_a_second_opinion(second: bool) -> No
         assert taken == []
 
 
+def base_unsure(audio: Audio) -> ShortWordScores:
+    """The second opinion: the first word is not clearly "stop"."""
+    return ShortWordScores({ShortWord.STOP: -7.0}, {ShortWord.STOP: "So"}, seconds=0.01, audio_seconds=len(audio) / RATE)
+
+
+def spotted_stop(audio: Audio) -> ShortWordScores:
+    """The stop spotter: the speech embedding looks like "stop"."""
+    return ShortWordScores(
+        {ShortWord.STOP: 4.0}, {ShortWord.STOP: "(stop spotted)"}, seconds=0.01, audio_seconds=len(audio) / RATE
+    )
+
+
+@pytest.mark.parametrize("spotter", [True, False])
+def test_a_stop_neither_whisper_takes_is_taken_on_the_spotters_word(spotter: bool) -> None:
+    h, far_end, clock, taken = short_harness()
+    h.listener.short_words = clipped_stop
+    h.listener.second_opinion = base_unsure
+    h.listener.stop_spotter = spotted_stop if spotter else None
+    over_quiet_host(h, far_end, clock, speech(0.8, 6) + silence(3) + speech(0.5, 6) + silence(3))
+    if spotter:
+        assert [t.word for t in taken] == [ShortWord.STOP] and taken[0].scores.phrase[ShortWord.STOP] == "(stop spotted)"
+    else:
+        assert taken == []
+
+
 class Halve:
     """A canceller whose output is half the microphone's (a suppressor that takes half of every word)."""
 

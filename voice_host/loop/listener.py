@@ -199,6 +199,7 @@ class Listener(Generic[T]):
         short_words: Scoring | None = None,
         on_short_word: Callable[[ShortHeard], None] | None = None,
         second_opinion: Scoring | None = None,
+        stop_spotter: Scoring | None = None,
     ) -> None:
         """`turn_complete` is the text signal (what the words say about the turn, a `TurnText`):
         without it every turn waits out the hangover ceiling.
@@ -206,7 +207,8 @@ class Listener(Generic[T]):
         scores a short utterance over the Host as a stop, repeat, next or skip word (the short path,
         `ShortPath`), on each of the canceller's signals of it in turn (`ShortPath.views`); one it takes
         goes to `on_short_word` at once, and nowhere else. `second_opinion` scores a signal the first scoring
-        ranked "stop" on but could not take (`ShortPath.wants_second_opinion`)."""
+        ranked "stop" on but could not take (`ShortPath.wants_second_opinion`); `stop_spotter` scores it when the
+        second opinion did not take it either (`ShortPath.spotted`)."""
         self.source = source
         self.echo = echo if far_end is not None else None
         self.far_end = far_end if echo is not None else None
@@ -222,6 +224,7 @@ class Listener(Generic[T]):
         self.short_words = short_words if on_short_word is not None else None
         self.on_short_word = on_short_word
         self.second_opinion = second_opinion
+        self.stop_spotter = stop_spotter
         # Its own worker, so a stop word never queues behind the understanding of earlier words.
         self.short_executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="short words")
         self.clock = clock
@@ -539,7 +542,7 @@ class Listener(Generic[T]):
                     self._short_taken = pause
             self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
 
-        future = self.short_executor.submit(self.settings.short_path.take, views, score, self.second_opinion)
+        future = self.short_executor.submit(self.settings.short_path.take, views, score, self.second_opinion, self.stop_spotter)
         future.add_done_callback(decide)
         return future
 

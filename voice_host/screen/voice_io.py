@@ -171,9 +171,9 @@ def open_voice(
             echo = EchoCanceller()
         except EchoUnavailableError as error:
             log.warning("%s; the microphone is shut while the Host speaks", error)
-    short_words, took_short_word, second_opinion = None, None, None
+    short_words, took_short_word, second_opinion, stop_spotter = None, None, None, None
     if echo is not None and on_short_word is not None:
-        short_words, took_short_word, second_opinion = _short_path(voice, on_short_word)
+        short_words, took_short_word, second_opinion, stop_spotter = _short_path(voice, on_short_word)
     try:
         ears: Listener[T] = Listener(
             Capture(device=input_device),
@@ -187,6 +187,7 @@ def open_voice(
             short_words=short_words,
             on_short_word=took_short_word,
             second_opinion=second_opinion,
+            stop_spotter=stop_spotter,
         )
         ears.start()
         io.listener = ears
@@ -211,24 +212,30 @@ def open_voice(
 
 def _short_path(
     voice: HostVoice | None, on_short_word: Callable[[ShortHeard], object]
-) -> tuple[Scoring | None, Callable[[ShortHeard], None] | None, Scoring | None]:
+) -> tuple[Scoring | None, Callable[[ShortHeard], None] | None, Scoring | None, Scoring | None]:
     """The short path's scorer (its own small Whisper), what a short word taken does (the Host stops at
-    once, on the listener's thread, then the screen is told), and the second opinion on "stop" (its own
-    Whisper base; without it the short path goes on with tiny.en alone)."""
+    once, on the listener's thread, then the screen is told), the second opinion on "stop" (its own
+    Whisper base) and the third (the stop spotter); without either the short path goes on without it."""
     from models.locate import ModelError
     from voice_host.ears.short_words import ShortWordScorer, second_opinion_scorer
+    from voice_host.ears.stop_spotter import StopSpotter
 
     try:
         scorer = ShortWordScorer()
     except ModelError as error:
         log.warning("%s; stop words over the Host go through the whole understanding", error)
-        return None, None, None
+        return None, None, None, None
     second: Scoring | None = None
     try:
         second = second_opinion_scorer().score
     except ModelError as error:
         log.warning("%s; no second opinion on stop words over the Host", error)
-    return scorer.score, stop_first(voice, on_short_word), second
+    spotter: Scoring | None = None
+    try:
+        spotter = StopSpotter().score
+    except ModelError as error:
+        log.warning("%s; no stop spotter over the Host", error)
+    return scorer.score, stop_first(voice, on_short_word), second, spotter
 
 
 def stop_first(voice: HostVoice | None, on_short_word: Callable[[ShortHeard], object]) -> Callable[[ShortHeard], None]:
