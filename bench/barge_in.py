@@ -100,6 +100,46 @@ class Short:
     # The scorings before it in the same pause (the last stretch's, before the whole utterance's), wall and processor.
     before_seconds: float = 0.0
     before_cpu_seconds: float = 0.0
+    audio: Audio | None = None  # what was scored (bench/stop_spotter.py learns from it)
+
+
+@dataclass(frozen=True)
+class Mixed:
+    """A player's words said over the Host: the microphone, what the Host played, and where the words are."""
+
+    mic: Audio
+    played: Audio
+    began: float  # audio seconds: where the player's words begin
+    word_over: float  # audio seconds: where they end (`word_end`)
+    where: str  # the echo path, for the report
+
+
+@dataclass(frozen=True)
+class Scene:
+    """The Host's narration heard through a seeded echo path, for trials of a player's words over it."""
+
+    narration: Audio
+    impulses: Any  # RoomImpulses
+    history_seconds: float = 30.0
+    length: int = int((WARM_SECONDS + TRIAL_SECONDS) * SAMPLE_RATE)
+
+    def mix(self, key: str, seed: int, clean: Audio) -> Mixed:
+        """The player's `clean` words in a room, said over the Host at a seeded moment, 6 dB either side of the echo."""
+        rng = np.random.default_rng(seed)
+        history = int(self.history_seconds * SAMPLE_RATE)
+        start = int(rng.integers(0, len(self.narration) - self.length))
+        # The Host went on before the trial's stretch (the narration just before it, from its end if need be).
+        before = self.narration[np.arange(start - history, start) % len(self.narration)]
+        played = np.concatenate([before, self.narration[start : start + self.length]])
+        path: EchoPath = echo_path(key)
+        echo = path.apply(played)
+        voice, _ = in_room(clean, key, self.impulses)
+        voice = voice * (active_rms(echo) * 10 ** (float(rng.uniform(-6.0, 6.0)) / 20) / active_rms(voice))
+        at = history + int(rng.integers(int((WARM_SECONDS + 2) * SAMPLE_RATE), self.length - len(voice) - SAMPLE_RATE))
+        mic = echo.copy()
+        mic[at : at + len(voice)] += voice
+        where = f"{path.delay_seconds * 1000:.0f} ms / {path.gain_db:.0f} dB"
+        return Mixed(mic.astype(np.float32), played, at / SAMPLE_RATE, at / SAMPLE_RATE + word_end(clean), where)
 
 
 class Ears:
@@ -116,6 +156,7 @@ class Ears:
         gate_db: float | None = GATE_DB,
         second: Any = None,
         settings: Any = None,
+        spotter: Any = None,
     ) -> None:
         from voice_host.ears.echo import EchoCanceller, FarEnd, SpeexFrames, WebRtcFrames
         from voice_host.ears.vad import SileroVad
@@ -133,6 +174,7 @@ class Ears:
         self.complete = barge_turn  # the app's text signal (voice_host/screen/voice.py)
         self.scorer = scorer
         self.second = second  # the second opinion on "stop" (Whisper base), or None
+        self.spotter = spotter  # the third opinion on "stop" (the stop spotter), or None
         self.full = full  # the whole understanding too (off: only the short path is measured)
         self.settings = settings  # ListenerSettings, or None: the app's
 
@@ -178,7 +220,7 @@ class Ears:
             segmenter = listener.collector.segmenter
             # A stretch that never started an utterance (`ShortPath.unstarted_seconds`) is scored after the pause.
             paused = segmenter.silence_run if listener.collector.collecting else listener.settings.short_path.pause_seconds
-            short = Short(now[0], now[0] - paused, scores, None, cpu)
+            short = Short(now[0], now[0] - paused, scores, None, cpu, audio=audio)
             if shorts and shorts[-1].asked == short.asked:  # the whole utterance, after its last stretch
                 short.before_seconds = shorts[-1].before_seconds + shorts[-1].scores.seconds
                 short.before_cpu_seconds = shorts[-1].before_cpu_seconds + shorts[-1].cpu_seconds
@@ -195,6 +237,7 @@ class Ears:
             turn_complete=self.complete, echo=self.echo, far_end=self.far_end,
             short_words=score if self.scorer is not None else None, on_short_word=took,
             second_opinion=(lambda audio: score(audio, self.second)) if self.second is not None else None,
+            stop_spotter=(lambda audio: score(audio, self.spotter)) if self.spotter is not None else None,
             settings=self.settings,
         )  # fmt: skip
         listener.begin_speaking()
@@ -293,6 +336,10 @@ def main() -> None:
     parser.add_argument("--model", choices=("tiny.en", "base"), default="tiny.en", help="the short path's Whisper")
     parser.add_argument("--padding", type=float, default=1.0, help="the short path's encoder window: the utterance plus this")
     parser.add_argument("--no-second", action="store_true", help="no second opinion on 'stop' (Whisper base)")
+    parser.add_argument("--no-spotter", action="store_true", help="no third opinion on 'stop' (the stop spotter, from run 13)")
+    parser.add_argument(
+        "--spotter-floor", type=float, default=ShortPath().spotter_floor, help="the spotter's log-odds that take 'stop'"
+    )
     parser.add_argument("--short-only", action="store_true", help="no whole understanding (quicker, to shape the short path)")
     parser.add_argument("--scores", action="store_true", help="print every short-path score (to shape thresholds, tune only)")
     parser.add_argument("--tail", type=float, default=TAIL_SECONDS, help="speex's filter length, seconds")
@@ -339,6 +386,7 @@ def main() -> None:
     from voice_host.cli.hear import HearPipeline, fresh_game
     from voice_host.ears.asr import RecognitionOptions
     from voice_host.ears.short_words import ShortView, ShortWord, ShortWordScorer, second_opinion_scorer
+    from voice_host.ears.stop_spotter import StopSpotter
     from voice_host.loop.casefiles import load_bundled_case
     from voice_host.mouth.tts import Synthesizer, default_voice_map
 
@@ -349,6 +397,7 @@ def main() -> None:
         options = RecognitionOptions(model=WhisperModelName(args.model), window_padding_seconds=args.padding)
         scorer = ShortWordScorer(options)
     second = None if args.no_short or args.no_second else second_opinion_scorer()
+    spotter = None if args.no_short or args.no_spotter else StopSpotter()
     host_voices = default_voice_map(tuple(s.key for s in case.suspects))
     import onnxruntime
 
@@ -359,12 +408,11 @@ def main() -> None:
     narration = spoken(synthesizer, replies[:3])  # the opening and the first answers: plenty for the trials
     players = voices(Split.TUNE if args.voices == "tune" else Split.TEST)
     renderer = Renderer()
-    length = int((WARM_SECONDS + TRIAL_SECONDS) * SAMPLE_RATE)
-    history = int(args.history * SAMPLE_RATE)
     unstarted = None if args.unstarted == "None" else float(args.unstarted)
     short_path = ShortPath(
         views=tuple(ShortView(view) for view in args.views.split(",")),
         unstarted_seconds=unstarted,
+        spotter_floor=args.spotter_floor,
     )
     settings = ListenerSettings(short_path=short_path)
     if args.own_voice == "None":
@@ -376,29 +424,14 @@ def main() -> None:
     if args.start_seconds is not None:
         settings = replace(settings, segmenter=replace(settings.segmenter, speech_seconds=args.start_seconds))
 
+    scene = Scene(narration, impulses, args.history)
+
     def over_host(key: str, seed: int, clean: Audio) -> tuple[list[Heard], list[Short], float, float, str]:
         """The player's `clean` words said over the Host at a seeded moment: what was heard, and where."""
-        rng = np.random.default_rng(seed)
-        start = int(rng.integers(0, len(narration) - length))
-        # The Host went on before the trial's stretch (the narration just before it, from its end if need be).
-        before = narration[np.arange(start - history, start) % len(narration)]
-        played = np.concatenate([before, narration[start : start + length]])
-        path: EchoPath = echo_path(key)
-        echo = path.apply(played)
-        voice, _ = in_room(clean, key, impulses)
-        voice = voice * (active_rms(echo) * 10 ** (float(rng.uniform(-6.0, 6.0)) / 20) / active_rms(voice))
-        at = history + int(rng.integers(int((WARM_SECONDS + 2) * SAMPLE_RATE), length - len(voice) - SAMPLE_RATE))
-        mic = echo.copy()
-        mic[at : at + len(voice)] += voice
-        ears = Ears(pipeline, case, args.detector, scorer, not args.short_only, args.tail, gate_db, second, settings)
-        heard, shorts = ears.hear(mic.astype(np.float32), played)
-        return (
-            heard,
-            shorts,
-            at / SAMPLE_RATE,
-            at / SAMPLE_RATE + word_end(clean),
-            f"{path.delay_seconds * 1000:.0f} ms / {path.gain_db:.0f} dB",
-        )
+        mixed = scene.mix(key, seed, clean)
+        ears = Ears(pipeline, case, args.detector, scorer, not args.short_only, args.tail, gate_db, second, settings, spotter)
+        heard, shorts = ears.hear(mixed.mic, mixed.played)
+        return heard, shorts, mixed.began, mixed.word_over, mixed.where
 
     times: list[float] = []
     parts: list[tuple[float, float, float, float]] = []  # Silero's lag, the pause waited, recognition (wall, processor)
@@ -536,7 +569,7 @@ def main() -> None:
             if args.underruns > 0:  # the far end is still what was played: the canceller must find the moves
                 sounded, shifts = with_underruns(played, args.underruns, f"night-{night}")
             echo = path.apply(sounded)
-            ears = Ears(pipeline, case, args.detector, scorer, True, args.tail, gate_db, second, settings)
+            ears = Ears(pipeline, case, args.detector, scorer, True, args.tail, gate_db, second, settings, spotter)
             started = time.perf_counter()
             heard, shorts = ears.hear(echo, played)
             seconds = time.perf_counter() - started
