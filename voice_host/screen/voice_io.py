@@ -8,6 +8,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from engine.replies import Reply
@@ -171,9 +172,7 @@ def open_voice(
             echo = EchoCanceller()
         except EchoUnavailableError as error:
             log.warning("%s; the microphone is shut while the Host speaks", error)
-    short_words, took_short_word, second_opinion, stop_spotter = None, None, None, None
-    if echo is not None and on_short_word is not None:
-        short_words, took_short_word, second_opinion, stop_spotter = _short_path(voice, on_short_word)
+    short = _short_path(voice, on_short_word) if echo is not None and on_short_word is not None else None
     try:
         ears: Listener[T] = Listener(
             Capture(device=input_device),
@@ -184,10 +183,10 @@ def open_voice(
             turn_complete=turn_complete,
             echo=echo,
             far_end=far_end if echo is not None else None,
-            short_words=short_words,
-            on_short_word=took_short_word,
-            second_opinion=second_opinion,
-            stop_spotter=stop_spotter,
+            short_words=short.score if short else None,
+            on_short_word=short.took if short else None,
+            second_opinion=short.second_opinion if short else None,
+            stop_spotter=short.stop_spotter if short else None,
         )
         ears.start()
         io.listener = ears
@@ -210,12 +209,19 @@ def open_voice(
     return io
 
 
-def _short_path(
-    voice: HostVoice | None, on_short_word: Callable[[ShortHeard], object]
-) -> tuple[Scoring | None, Callable[[ShortHeard], None] | None, Scoring | None, Scoring | None]:
-    """The short path's scorer (its own small Whisper), what a short word taken does (the Host stops at
-    once, on the listener's thread, then the screen is told), the second opinion on "stop" (its own
-    Whisper base) and the third (the stop spotter); without either the short path goes on without it."""
+@dataclass(frozen=True)
+class ShortPathOpinions:
+    """The short path's scorers over the Host (docs/speech.md "The short path") and what a word taken does."""
+
+    score: Scoring  # its own small Whisper (tiny.en)
+    took: Callable[[ShortHeard], None]  # the Host stops at once, on the listener's thread, then the screen is told
+    second_opinion: Scoring | None = None  # its own Whisper base, on "stop"
+    stop_spotter: Scoring | None = None  # the speech embedding's, on "stop"
+
+
+def _short_path(voice: HostVoice | None, on_short_word: Callable[[ShortHeard], object]) -> ShortPathOpinions | None:
+    """The short path, or None when its Whisper cannot load; without the second or third opinion it goes on
+    without it."""
     from models.locate import ModelError
     from voice_host.ears.short_words import ShortWordScorer, second_opinion_scorer
     from voice_host.ears.stop_spotter import StopSpotter
@@ -224,7 +230,7 @@ def _short_path(
         scorer = ShortWordScorer()
     except ModelError as error:
         log.warning("%s; stop words over the Host go through the whole understanding", error)
-        return None, None, None, None
+        return None
     second: Scoring | None = None
     try:
         second = second_opinion_scorer().score
@@ -235,7 +241,7 @@ def _short_path(
         spotter = StopSpotter().score
     except ModelError as error:
         log.warning("%s; no stop spotter over the Host", error)
-    return scorer.score, stop_first(voice, on_short_word), second, spotter
+    return ShortPathOpinions(scorer.score, stop_first(voice, on_short_word), second, spotter)
 
 
 def stop_first(voice: HostVoice | None, on_short_word: Callable[[ShortHeard], object]) -> Callable[[ShortHeard], None]:
