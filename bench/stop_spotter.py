@@ -36,7 +36,9 @@ from bench.barge_in import Ears, Scene, night_replies, other_words, spoken  # no
 from voice_host.ears.stop_spotter import WEIGHTS_FILE, SpeechEmbedder, SpotterWeights, pooled  # noqa: E402
 from voice_host.loop.barge_in import silence_words  # noqa: E402
 
-STOP_SAID = ("Stop.", "Stop!", "Stop, please.", "Stop.")  # each voice says each once (seeded apart)
+# Each voice says each once, seeded apart (over other echo paths, rooms and moments). Twice as many as the first
+# spotter's four let a looser fit hold (tune, held out: 89 of 146 stop words at no other word, against 66 of 136).
+STOP_SAID = ("Stop.", "Stop!", "Stop, please.", "Stop.", "Stop!", "Stop.", "Stop!", "Stop.")
 SOUNDS_LIKE_STOP = (
     "Top.", "Shop.", "Stock.", "Spot.", "Not.", "So.", "Sir.", "Star.", "Yes.", "No.", "Okay.", "Got it.", "Stuff.",
     "Stab.", "Step.", "Wade.", "Thwaite.", "Keld.", "Abel.", "Save.", "Quite.", "Nice one.", "Oh dear.", "Right.",
@@ -46,7 +48,7 @@ SOUNDS_LIKE_STOP = (
 BENCH_OTHERS = 80  # bench/barge_in.py's tune other words: left out, so its false stops are on words never learnt
 CORPUS_LINES = 220
 FOLDS = 5
-L2 = 30.0  # tune: leave-group-out recall at no false stop, 3 / 30 / 300 tried (docs/benchmarks.md "Barge-in", run 13)
+L2 = 100.0  # tune: held-out recall at no other word taken, 10 / 30 / 100 tried (docs/benchmarks.md "Barge-in", run 13)
 _VARIANTS = (
     "Andy", "Annie", "Alex", "Alicia", "belinda", "boris", "david", "ed", "edward", "Gene", "iven", "Jacky", "john",
     "Lee", "linda", "max", "Michael", "Mike", "paul", "rob", "robert", "steph", "Storm", "zac", "grandpa", "klatt3",

@@ -172,9 +172,9 @@ class ShortPath:
     second_stop_floor: float = -5.0
     # The third opinion (voice_host/ears/stop_spotter.py `StopSpotter`): asked when the second was and did not
     # take it, and taken when the speech embedding's log-odds of "stop" reach `spotter_floor`. Tune, each word
-    # scored by a classifier fitted without its voice or its words (bench/stop_spotter.py): at 3.2, 66 of 136 stop
-    # words and none of 134 other words, sound-alikes included; at 3.0, 70 and 2 ("Shop.", "Stomp.").
-    spotter_floor: float = 3.2
+    # scored by a classifier fitted without its voice or its words (bench/stop_spotter.py): at 2.5, 89 of 146 stop
+    # words and none of 131 other words, sound-alikes included (the highest: "Stomp." at 2.39, "Spot on." 2.24).
+    spotter_floor: float = 2.5
     # The canceller's signals the words are scored on, in turn, until one is taken (each with the whole
     # phrase and the second opinion as above). Tune, 66 stop trials and 80 other words (bench/barge_in.py,
     # docs/benchmarks.md "Barge-in", run 8): the linear output alone took 53, this order 60; other words
