@@ -41,7 +41,7 @@ from voice_host.loop.barge_in import silence_words  # noqa: E402
 STOP_SAID = ("Stop.", "Stop!", "Stop, please.", "Stop.", "Stop!", "Stop.", "Stop!", "Stop.")
 SOUNDS_LIKE_STOP = (
     "Top.", "Shop.", "Stock.", "Spot.", "Not.", "So.", "Sir.", "Star.", "Yes.", "No.", "Okay.", "Got it.", "Stuff.",
-    "Stab.", "Step.", "Wade.", "Thwaite.", "Keld.", "Abel.", "Save.", "Quite.", "Nice one.", "Oh dear.", "Right.",
+    "Stab.", "Step.", "Wade.", "Thwaite.", "Keld.", "Abel.", "Save.", "Scotch.", "Nice one.", "Oh dear.", "Right.",
     "Sorry?", "Scott.", "Cop.", "Drop.", "Hello.", "Thanks.", "Stay.", "Stopwatch.", "Is that so?", "Spot on.",
     "Stoke.", "Stomp.",
 )  # fmt: skip

@@ -43,3 +43,34 @@ def test_the_shipped_weights_fit_the_pooled_embeddings() -> None:
     weights = SpotterWeights.load()
     assert weights.mean.shape == weights.scale.shape == weights.weights.shape == (2 * 96,)
     assert np.all(weights.scale > 0)
+
+
+def test_the_spotter_learns_from_no_test_voice_and_no_test_words() -> None:
+    from audio_fixtures.corpus import Split, lines
+    from audio_fixtures.fixtures import load_fixtures
+    from audio_fixtures.voices import voices
+    from bench.stop_spotter import jobs
+
+    test_voices = voices(Split.TEST)
+    test_variants = {voice.espeak_voice.split("+")[1] for voice in test_voices if voice.engine == "espeak"}
+    tune_fixtures = {fixture.id for fixture in load_fixtures(Split.TUNE)}
+    test_said = {line.said for line in lines(Split.TEST)} - {line.said for line in lines(Split.TUNE)}
+    found = jobs()
+    assert sum(job.stop for job in found) > 300 and sum(not job.stop for job in found) > 200
+    for job in found:
+        if job.voice is None:
+            assert job.fixture_id in tune_fixtures
+        else:
+            assert job.voice not in test_voices and job.voice.espeak_voice.split("+")[-1] not in test_variants
+        assert job.said not in test_said
+
+
+def test_the_fit_scores_what_it_learnt_as_stop_above_the_rest() -> None:
+    from bench.stop_spotter import fit
+
+    rng = np.random.default_rng(1)
+    stop = rng.normal(1.0, 1.0, size=(60, 192))
+    other = rng.normal(-1.0, 1.0, size=(90, 192))
+    weights = fit(np.vstack([stop, other]), np.array([True] * 60 + [False] * 90), l2=30.0)
+    unseen_stop, unseen_other = rng.normal(1.0, 1.0, size=192), rng.normal(-1.0, 1.0, size=192)
+    assert weights.log_odds(unseen_stop) > 0 > weights.log_odds(unseen_other)
