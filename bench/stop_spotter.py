@@ -1,6 +1,6 @@
 """Trains the stop spotter (voice_host/ears/stop_spotter.py) on tune speech said over the Host's echo.
 
-    .venv/bin/python bench/stop_spotter.py harvest --part 0/2 --cache CACHE &   # each part about 5 minutes
+    .venv/bin/python bench/stop_spotter.py harvest --part 0/2 --cache CACHE &   # both at once: about 7 minutes, idle
     .venv/bin/python bench/stop_spotter.py harvest --part 1/2 --cache CACHE
     .venv/bin/python bench/stop_spotter.py train --cache CACHE     # writes voice_host/ears/stop_spotter.npz
 
@@ -8,13 +8,14 @@ What it learns from is what the short path itself scores: words said over the Ho
 bench/barge_in.py's seeded echo paths and rooms, heard through the app's echo canceller, Silero and the
 segmenter (`Ears`, without the second and third opinions, so every view is scored), each scored stretch turned
 into speech embeddings (`SpeechEmbedder`).
-- "stop" (the positives): "Stop.", "Stop!", "Stop, please." in the tune voices and in `EXTRA_VOICES`, espeak-ng
+- "stop" (the positives): "Stop.", "Stop!", "Stop, please." in the tune voices and in `extra_voices()`, espeak-ng
   voices with named variants that no split has (test's voices are the m1-m7, f1-f5 and klatt variants);
 - not "stop" (the negatives): the tune fixtures bench/barge_in.py's other words do not use (it measures the
   first 80), short words that sound like "stop", and tune corpus lines up to six words, in the same voices.
-Nothing of `test` is used. `train` fits the logistic regression and reports, for each group of voices and
-utterances, the scores of a classifier fitted without that group (five folds): the floor
-(`ShortPath.spotter_floor`) is shaped on those, never on the fit's own scores.
+Nothing of `test` is used (tests/test_stop_spotter.py checks the voices, variants and words). `train` fits the
+logistic regression and reports, for each group of voices and utterances, the scores of a classifier fitted
+without that group (five folds): the floor (`ShortPath.spotter_floor`) is shaped on those, never on the fit's
+own scores.
 """
 
 from __future__ import annotations
