@@ -515,6 +515,8 @@ def main() -> None:
     command += " --no-gate" if gate_db is None else f" --gate-db {gate_db:g}"
     command += " --no-short" if args.no_short else f" --model {args.model} --padding {args.padding:g}"
     command += " --no-second" if args.no_second and not args.no_short else ""
+    if not args.no_short:
+        command += " --no-spotter" if args.no_spotter else f" --spotter-floor {args.spotter_floor:g}"
     command += " --short-only" if args.short_only else ""
     command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "") + f" --views {args.views}"
     command += f" --start-seconds {args.start_seconds:g}" if args.start_seconds is not None else ""
