@@ -212,7 +212,7 @@ class ShortPath:
 
     def second_verdict(self, second: ShortWordScores) -> ShortWord | None:
         """The second opinion's word: "stop" when the second model's first word is "stop" clearly enough."""
-        return ShortWord.STOP if second.best.get(ShortWord.STOP, -math.inf) >= self.second_stop_floor else None
+        return _stop_reaching(second, self.second_stop_floor)
 
     def views_of(self, stretch: ShortViews, phrase: ShortViews | None) -> list[tuple[Audio, Audio | None]]:
         """What to score, in turn: each of `views` once (without the detector's signal every view is the words
@@ -226,7 +226,7 @@ class ShortPath:
 
     def spotted(self, spotted: ShortWordScores) -> ShortWord | None:
         """The third opinion's word: "stop" when the spotter's log-odds reach `spotter_floor`."""
-        return ShortWord.STOP if spotted.best.get(ShortWord.STOP, -math.inf) >= self.spotter_floor else None
+        return _stop_reaching(spotted, self.spotter_floor)
 
     def take(
         self,
@@ -250,14 +250,11 @@ class ShortPath:
                 if (whole_word := self.verdict(whole_scores, whole=True)) is not None:
                     return whole_scores, whole_word
             if self.wants_second_opinion(scores):
-                if second_opinion is not None:
-                    second = second_opinion(audio)
-                    if (second_word := self.second_verdict(second)) is not None:
-                        return second, second_word
-                if spotter is not None:
-                    spotted = spotter(audio)
-                    if (spotted_word := self.spotted(spotted)) is not None:
-                        return spotted, spotted_word
+                for opinion, verdict in ((second_opinion, self.second_verdict), (spotter, self.spotted)):
+                    if opinion is not None:
+                        other = opinion(audio)
+                        if (other_word := verdict(other)) is not None:
+                            return other, other_word
             first = first or (scores, None)
         if first is None:
             raise ValueError("no view to score")
@@ -285,6 +282,11 @@ class ShortPath:
         if whole and len(scores.phrase.get(word, "").split()) < 2:
             return None
         return word
+
+
+def _stop_reaching(scores: ShortWordScores, floor: float) -> ShortWord | None:
+    """The word "stop" when its score reaches `floor` (the second and third opinions score nothing else)."""
+    return ShortWord.STOP if scores.best.get(ShortWord.STOP, -math.inf) >= floor else None
 
 
 @dataclass
