@@ -39,20 +39,22 @@ class SpeechEmbedder:
 
         files = files or speech_embedding_files()
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1  # 30 ms on one core; the short path's Whisper has the other
+        options.intra_op_num_threads = 1  # 20-30 ms on one core; the short path's Whisper has the other
         options.inter_op_num_threads = 1
         self._mel = onnxruntime.InferenceSession(str(files.mel), options, providers=["CPUExecutionProvider"])
         self._embedding = onnxruntime.InferenceSession(str(files.embedding), options, providers=["CPUExecutionProvider"])
+        self._mel_input = self._mel.get_inputs()[0].name
+        self._embedding_input = self._embedding.get_inputs()[0].name
 
     def embed(self, audio: Audio) -> np.ndarray:
         samples = np.asarray(audio, dtype=np.float32).reshape(-1)[-WINDOW_SAMPLES:]
         samples = np.concatenate([np.zeros(WINDOW_SAMPLES - len(samples), dtype=np.float32), samples])
         # openWakeWord feeds the mel model 16-bit sample values, and scales its decibels so.
-        mel = self._mel.run(None, {self._mel.get_inputs()[0].name: (samples * 32767.0)[np.newaxis, :]})[0]
+        mel = self._mel.run(None, {self._mel_input: (samples * 32767.0)[np.newaxis, :]})[0]
         mel = np.squeeze(mel) / 10.0 + 2.0
         count = (len(mel) - MEL_FRAMES) // MEL_STRIDE + 1
         windows = np.stack([mel[i * MEL_STRIDE : i * MEL_STRIDE + MEL_FRAMES] for i in range(count)])
-        embedded = self._embedding.run(None, {self._embedding.get_inputs()[0].name: windows[..., np.newaxis].astype(np.float32)})
+        embedded = self._embedding.run(None, {self._embedding_input: windows[..., np.newaxis].astype(np.float32)})
         return np.asarray(embedded[0], dtype=np.float32).reshape(count, -1)[-EMBEDDINGS:]
 
 
