@@ -112,6 +112,7 @@ class Mixed:
     began: float  # audio seconds: where the player's words begin
     word_over: float  # audio seconds: where they end (`word_end`)
     where: str  # the echo path, for the report
+    in_room: Audio  # the player's words as the room gives them, alone (before they are levelled to the echo)
 
 
 @dataclass(frozen=True)
@@ -133,13 +134,14 @@ class Scene:
         played = np.concatenate([before, self.narration[start : start + self.length]])
         path: EchoPath = echo_path(key)
         echo = path.apply(played)
-        voice, _ = in_room(clean, key, self.impulses)
-        voice = voice * (active_rms(echo) * 10 ** (float(rng.uniform(-6.0, 6.0)) / 20) / active_rms(voice))
+        room, _ = in_room(clean, key, self.impulses)
+        voice = room * (active_rms(echo) * 10 ** (float(rng.uniform(-6.0, 6.0)) / 20) / active_rms(room))
         at = history + int(rng.integers(int((WARM_SECONDS + 2) * SAMPLE_RATE), self.length - len(voice) - SAMPLE_RATE))
         mic = echo.copy()
         mic[at : at + len(voice)] += voice
         where = f"{path.delay_seconds * 1000:.0f} ms / {path.gain_db:.0f} dB"
-        return Mixed(mic.astype(np.float32), played, at / SAMPLE_RATE, at / SAMPLE_RATE + word_end(clean), where)
+        over = at / SAMPLE_RATE + word_end(clean)
+        return Mixed(mic.astype(np.float32), played, at / SAMPLE_RATE, over, where, room.astype(np.float32))
 
 
 class Ears:
@@ -426,12 +428,12 @@ def main() -> None:
 
     scene = Scene(narration, impulses, args.history)
 
-    def over_host(key: str, seed: int, clean: Audio) -> tuple[list[Heard], list[Short], float, float, str]:
+    def over_host(key: str, seed: int, clean: Audio) -> tuple[list[Heard], list[Short], Mixed]:
         """The player's `clean` words said over the Host at a seeded moment: what was heard, and where."""
         mixed = scene.mix(key, seed, clean)
         ears = Ears(pipeline, case, args.detector, scorer, not args.short_only, args.tail, gate_db, second, settings, spotter)
         heard, shorts = ears.hear(mixed.mic, mixed.played)
-        return heard, shorts, mixed.began, mixed.word_over, mixed.where
+        return heard, shorts, mixed
 
     times: list[float] = []
     parts: list[tuple[float, float, float, float]] = []  # Silero's lag, the pause waited, recognition (wall, processor)
@@ -440,7 +442,8 @@ def main() -> None:
         said = STOP_WORDS[n % len(STOP_WORDS)]
         voice = players[n % len(players)]
         clean = renderer.render(said, voice, seed=n)
-        heard, shorts, began, word_over, where = over_host(f"barge-{n}", 5000 + n, clean)
+        heard, shorts, mixed = over_host(f"barge-{n}", 5000 + n, clean)
+        began, word_over, where = mixed.began, mixed.word_over, mixed.where
         for short in shorts if args.scores else []:
             print(
                 f"score stop-trial {n} {voice.name} {said!r} at {short.asked - word_over:+.2f} s: {short.scores.ranked()}",
@@ -480,7 +483,8 @@ def main() -> None:
     audio = FixtureAudio(load_fixtures(split))
     for n, fixture in enumerate(others_list):
         clean = audio.clean(fixture.id)
-        heard, shorts, began, word_over, where = over_host(f"other-{n}", 7000 + n, clean)
+        heard, shorts, mixed = over_host(f"other-{n}", 7000 + n, clean)
+        began, word_over, where = mixed.began, mixed.word_over, mixed.where
         for short in shorts if args.scores else []:
             print(
                 f"score other {n} {fixture.voice} {fixture.said!r} at {short.asked - word_over:+.2f} s: {short.scores.ranked()}",
@@ -493,10 +497,9 @@ def main() -> None:
         if not args.short_only:  # what the whole understanding made of them, and of the same words alone in the room
             expected = expected_intent(fixture)
             over = any(h.intent == expected for h in heard if h.ended > began)
-            alone_voice, _ = in_room(clean, f"other-{n}", impulses)
             quiet = np.zeros(SAMPLE_RATE // 2, dtype=np.float32)
             game = fresh_game(case)
-            alone_audio = np.concatenate([quiet, alone_voice.astype(np.float32), quiet])
+            alone_audio = np.concatenate([quiet, mixed.in_room, quiet])
             alone_heard = pipeline.passes.hear(alone_audio, game, game.state.seats).heard
             alone = intent_of(alone_heard.message, alone_heard.text) == expected
             understood_over += over
