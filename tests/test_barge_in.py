@@ -175,7 +175,7 @@ def test_a_stop_ranked_second_asks_for_a_second_opinion_when_the_rule_looks_that
     assert not rule.wants_second_opinion(scores(stop=-5.9, repeat=-5.8, next=-5.6, skip=-8.0))  # stop ranks third
 
 
-def test_the_spotter_is_asked_when_the_second_opinion_does_not_take_a_stop() -> None:
+def test_the_spotter_is_asked_before_the_second_opinion_and_base_when_it_does_not_take_a_stop() -> None:
     rule = replace(SHORT, second_opinion_from=-5.0, second_opinion_rank=1, second_stop_floor=-4.0, spotter_floor=3.0)
     word = np.full(800, 0.5, dtype=np.float32)
     asked: list[str] = []
@@ -190,12 +190,15 @@ def test_the_spotter_is_asked_when_the_second_opinion_does_not_take_a_stop() -> 
     clipped = opinion("tiny", scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0))  # stop ranked first, under the floor
     base_unsure = opinion("base", scores(stop=-6.0))
     taken = rule.take([(word, None)], clipped, base_unsure, opinion("spotter", scores(stop=3.4)))
-    assert taken[1] is ShortWord.STOP and taken[0].best[ShortWord.STOP] == 3.4 and asked == ["tiny", "base", "spotter"]
+    assert taken[1] is ShortWord.STOP and taken[0].best[ShortWord.STOP] == 3.4
+    assert asked == ["tiny", "spotter"]  # the spotter (0.02 s) took it: base (0.1-0.25 s) is not asked
     asked.clear()
     assert rule.take([(word, None)], clipped, base_unsure, opinion("spotter", scores(stop=2.9)))[1] is None  # under its floor
+    assert asked == ["tiny", "spotter", "base"]
     asked.clear()
-    rule.take([(word, None)], clipped, opinion("base", scores(stop=-1.0)), opinion("spotter", scores(stop=3.4)))
-    assert asked == ["tiny", "base"]  # the second opinion took it: the spotter is not asked
+    taken = rule.take([(word, None)], clipped, opinion("base", scores(stop=-1.0)), opinion("spotter", scores(stop=2.9)))
+    assert taken[1] is ShortWord.STOP and taken[0].best[ShortWord.STOP] == -1.0  # base took what the spotter did not
+    assert asked == ["tiny", "spotter", "base"]
     asked.clear()
     far = opinion("tiny", scores(stop=-7.0, repeat=-6.0, next=-5.5, skip=-7.0))  # nothing near a stop
     assert rule.take([(word, None)], far, base_unsure, opinion("spotter", scores(stop=9.0)))[1] is None

@@ -170,10 +170,12 @@ class ShortPath:
     second_opinion_from: float = -6.5
     second_opinion_rank: int = 2
     second_stop_floor: float = -5.0
-    # The third opinion (voice_host/ears/stop_spotter.py `StopSpotter`): asked when the second was and did not
-    # take it, and taken when the speech embedding's log-odds of "stop" reach `spotter_floor`. Tune, each word
-    # scored by a classifier fitted without its voice or its words (bench/stop_spotter.py): at 2.5, 89 of 146 stop
-    # words and none of 131 other words, sound-alikes included (the highest: "Stomp." at 2.39, "Spot on." 2.24).
+    # The third opinion (voice_host/ears/stop_spotter.py `StopSpotter`): asked whenever the second is, and before
+    # it (it costs 0.02 s, base 0.1-0.25 s; either may take the word, so the words taken are the same in either
+    # order: tune, six stop words both take went 0.03-0.07 s sooner, docs/benchmarks.md "Barge-in", run 14); taken
+    # when the speech embedding's log-odds of "stop" reach `spotter_floor`. Tune, each word scored by a classifier
+    # fitted without its voice or its words (bench/stop_spotter.py): at 2.5, 89 of 146 stop words and none of 131
+    # other words, sound-alikes included (the highest: "Stomp." at 2.39, "Spot on." 2.24).
     spotter_floor: float = 2.5
     # The canceller's signals the words are scored on, in turn, until one is taken (each with the whole
     # phrase and the second opinion as above). Tune, 66 stop trials and 80 other words (bench/barge_in.py,
@@ -236,9 +238,9 @@ class ShortPath:
         spotter: Scoring | None = None,
     ) -> ScoredWord:
         """Score each view in turn until a short word is taken: the stretch, then the whole phrase, then the
-        second opinion on it, then the spotter's. The word taken with the scores it was taken on, or the first
-        view's scores and None. One call per view costs less than all in one batch, and most words are taken on
-        the first (tune: scoring both at once took a word later, 0.36 s p50 against 0.33 s)."""
+        spotter's opinion on it, then the second opinion's (the cheaper first). The word taken with the scores it
+        was taken on, or the first view's scores and None. One call per view costs less than all in one batch, and
+        most words are taken on the first (tune: scoring both at once took a word later, 0.36 s p50 against 0.33 s)."""
         first: ScoredWord | None = None
         for audio, whole in views:
             scores = score(audio)
@@ -250,7 +252,7 @@ class ShortPath:
                 if (whole_word := self.verdict(whole_scores, whole=True)) is not None:
                     return whole_scores, whole_word
             if self.wants_second_opinion(scores):
-                for opinion, verdict in ((second_opinion, self.second_verdict), (spotter, self.spotted)):
+                for opinion, verdict in ((spotter, self.spotted), (second_opinion, self.second_verdict)):  # cheaper first
                     if opinion is not None:
                         other = opinion(audio)
                         if (other_word := verdict(other)) is not None:
