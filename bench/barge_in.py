@@ -299,6 +299,19 @@ def other_words(count: int, split: Any) -> list[Any]:
     return mixed[:count]
 
 
+def trial_scene(case: Any, history_seconds: float) -> tuple[Any, Scene]:
+    """The Host's narration the trials are said over (the opening and the first answers: plenty), heard through the
+    seeded echo paths, and the synthesizer that spoke it (the nights go on with it). piper's variation is seeded:
+    the same narration, so the same trials, every run."""
+    import onnxruntime
+
+    from voice_host.mouth.tts import Synthesizer, default_voice_map
+
+    onnxruntime.set_seed(5)
+    synthesizer = Synthesizer(default_voice_map(tuple(s.key for s in case.suspects)), output_rate=SAMPLE_RATE)
+    return synthesizer, Scene(spoken(synthesizer, night_replies(case)[:3]), RoomImpulses(), history_seconds)
+
+
 def pick(times: list[float], q: float) -> float:
     ordered = sorted(times)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
@@ -390,7 +403,6 @@ def main() -> None:
     from voice_host.ears.short_words import ShortView, ShortWord, ShortWordScorer, second_opinion_scorer
     from voice_host.ears.stop_spotter import StopSpotter
     from voice_host.loop.casefiles import load_bundled_case
-    from voice_host.mouth.tts import Synthesizer, default_voice_map
 
     case = load_bundled_case()
     pipeline = HearPipeline(case, use_vad=False)
@@ -400,14 +412,8 @@ def main() -> None:
         scorer = ShortWordScorer(options)
     second = None if args.no_short or args.no_second else second_opinion_scorer()
     spotter = None if args.no_short or args.no_spotter else StopSpotter()
-    host_voices = default_voice_map(tuple(s.key for s in case.suspects))
-    import onnxruntime
-
-    onnxruntime.set_seed(5)  # piper's variation seeded: the same narration, so the same trials, every run
-    synthesizer = Synthesizer(host_voices, output_rate=SAMPLE_RATE)
-    impulses = RoomImpulses()
+    synthesizer, scene = trial_scene(case, args.history)
     replies = night_replies(case)
-    narration = spoken(synthesizer, replies[:3])  # the opening and the first answers: plenty for the trials
     players = voices(Split.TUNE if args.voices == "tune" else Split.TEST)
     renderer = Renderer()
     unstarted = None if args.unstarted == "None" else float(args.unstarted)
@@ -425,8 +431,6 @@ def main() -> None:
     settings = replace(settings, understand_again_over_host=False) if args.no_again else settings
     if args.start_seconds is not None:
         settings = replace(settings, segmenter=replace(settings.segmenter, speech_seconds=args.start_seconds))
-
-    scene = Scene(narration, impulses, args.history)
 
     def over_host(key: str, seed: int, clean: Audio) -> tuple[list[Heard], list[Short], Mixed]:
         """The player's `clean` words said over the Host at a seeded moment: what was heard, and where."""

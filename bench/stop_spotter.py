@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 
 from audio_fixtures.corpus import Split, lines  # noqa: E402
 from audio_fixtures.voices import Voice, voices  # noqa: E402
-from bench.barge_in import Ears, Scene, night_replies, other_words, spoken  # noqa: E402
+from bench.barge_in import Ears, other_words, trial_scene  # noqa: E402
 from voice_host.ears.stop_spotter import WEIGHTS_FILE, SpeechEmbedder, SpotterWeights, pooled  # noqa: E402
 from voice_host.loop.barge_in import silence_words  # noqa: E402
 
@@ -100,23 +100,16 @@ def jobs() -> list[Job]:
 
 
 def harvest(part: int, parts: int, cache: Path) -> None:
-    import onnxruntime
-
-    from audio_fixtures.acoustics import RoomImpulses
     from audio_fixtures.fixtures import FixtureAudio, load_fixtures
     from audio_fixtures.voices import Renderer
     from voice_host.cli.hear import HearPipeline
     from voice_host.ears.short_words import ShortWordScorer
-    from voice_host.ears.sound import SAMPLE_RATE
     from voice_host.loop.casefiles import load_bundled_case
-    from voice_host.mouth.tts import Synthesizer, default_voice_map
 
     case = load_bundled_case()
     pipeline = HearPipeline(case, use_vad=False)
     scorer = ShortWordScorer()
-    onnxruntime.set_seed(5)  # the same narration as bench/barge_in.py's trials
-    synthesizer = Synthesizer(default_voice_map(tuple(s.key for s in case.suspects)), output_rate=SAMPLE_RATE)
-    scene = Scene(spoken(synthesizer, night_replies(case)[:3]), RoomImpulses(), history_seconds=15.0)
+    _, scene = trial_scene(case, history_seconds=15.0)  # the same narration as bench/barge_in.py's trials
     renderer, fixtures, embedder = Renderer(), FixtureAudio(load_fixtures(Split.TUNE)), SpeechEmbedder()
     features: list[np.ndarray] = []
     labels: list[bool] = []
