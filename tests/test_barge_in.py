@@ -175,7 +175,7 @@ def test_a_stop_ranked_second_asks_for_a_second_opinion_when_the_rule_looks_that
     assert not rule.wants_second_opinion(scores(stop=-5.9, repeat=-5.8, next=-5.6, skip=-8.0))  # stop ranks third
 
 
-def test_the_spotter_is_asked_before_the_second_opinion_and_base_when_it_does_not_take_a_stop() -> None:
+def test_the_spotter_is_asked_first_and_base_only_when_the_spotter_does_not_take_a_stop() -> None:
     rule = replace(SHORT, second_opinion_from=-5.0, second_opinion_rank=1, second_stop_floor=-4.0, spotter_floor=3.0)
     word = np.full(800, 0.5, dtype=np.float32)
     asked: list[str] = []

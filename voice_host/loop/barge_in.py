@@ -170,12 +170,13 @@ class ShortPath:
     second_opinion_from: float = -6.5
     second_opinion_rank: int = 2
     second_stop_floor: float = -5.0
-    # The third opinion (voice_host/ears/stop_spotter.py `StopSpotter`): asked whenever the second is, and before
-    # it (it costs 0.02 s, base 0.1-0.25 s; either may take the word, so the words taken are the same in either
-    # order: tune, six stop words both take went 0.03-0.07 s sooner, docs/benchmarks.md "Barge-in", run 14); taken
-    # when the speech embedding's log-odds of "stop" reach `spotter_floor`. Tune, each word scored by a classifier
-    # fitted without its voice or its words (bench/stop_spotter.py): at 2.5, 89 of 146 stop words and none of 131
-    # other words, sound-alikes included (the highest: "Stomp." at 2.39, "Spot on." 2.24).
+    # The third opinion (voice_host/ears/stop_spotter.py `StopSpotter`; third as it came last): asked whenever the
+    # second is, and before it (it costs 0.02 s, base 0.04 s idle and up to 0.25 s on busy cores; either may take the
+    # word, so the words taken are the same in either order: tune, six stop words both take went about 0.03 s sooner,
+    # docs/benchmarks.md "Barge-in", run 14). Taken when the speech embedding's log-odds of "stop" reach
+    # `spotter_floor`. Tune, each word scored by a classifier fitted without its voice or its words
+    # (bench/stop_spotter.py): at 2.5, 89 of 146 stop words and none of 131 other words, sound-alikes included (the
+    # highest: "Stomp." at 2.39, "Spot on." 2.24).
     spotter_floor: float = 2.5
     # The canceller's signals the words are scored on, in turn, until one is taken (each with the whole
     # phrase and the second opinion as above). Tune, 66 stop trials and 80 other words (bench/barge_in.py,
