@@ -386,6 +386,11 @@ def main() -> None:
         "('None': off, as before run 10)",
     )
     parser.add_argument(
+        "--faint-from",
+        default=str(ShortPath().faint_from),
+        help="Silero's probability from which a block counts toward a faint unstarted stretch ('None': off, as before run 15)",
+    )
+    parser.add_argument(
         "--views",
         default=",".join(view.value for view in ShortPath().views),
         help="the canceller's signals the short path scores, in turn (words, gated, suppressed; 'words': before run 8)",
@@ -420,6 +425,7 @@ def main() -> None:
     short_path = ShortPath(
         views=tuple(ShortView(view) for view in args.views.split(",")),
         unstarted_seconds=unstarted,
+        faint_from=None if args.faint_from == "None" else float(args.faint_from),
         spotter_floor=args.spotter_floor,
     )
     settings = ListenerSettings(short_path=short_path)
@@ -527,7 +533,8 @@ def main() -> None:
     command += " --short-only" if args.short_only else ""
     command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "") + f" --views {args.views}"
     command += f" --start-seconds {args.start_seconds:g}" if args.start_seconds is not None else ""
-    command += f" --unstarted {args.unstarted} --own-voice {args.own_voice}" + (" --no-again" if args.no_again else "")
+    command += f" --unstarted {args.unstarted} --faint-from {args.faint_from} --own-voice {args.own_voice}"
+    command += " --no-again" if args.no_again else ""
     command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
     nights = f" --nights {args.nights}" + (f" --first-night {args.first_night}" if args.first_night else "")
     print(f"`{command}" + (" --no-night" if args.no_night else nights) + "`\n")
@@ -597,6 +604,8 @@ def main() -> None:
                 print(f"- at {h.began:.1f} s: {h.transcript!r} -> {h.text!r}{' (USABLE)' if h.usable else ''}")
             for s in taken:
                 print(f"- short path at {s.asked:.1f} s: {s.word.value} {shown(s)}")
+            for s in shorts if args.scores else []:
+                print(f"score night {night + 1} at {s.asked:.1f} s: {s.scores.ranked()}", file=sys.stderr)
             summary.append(
                 f"| {night + 1} | {path.room} | {path.rt60:.2f} s | {path.delay_seconds * 1000:.0f} ms | {path.gain_db:.0f} dB | "
                 f"{len(heard)} | {len(usable)} | {len(acting)} | {len(taken)} |"

@@ -19,6 +19,7 @@ from voice_host.loop.barge_in import (
     HostTalk,
     ShortPath,
     UnstartedStretch,
+    UnstartedWatch,
     barge_turn,
     barge_words,
     silence_words,
@@ -296,6 +297,32 @@ def test_a_pause_too_short_to_score_joins_the_stretches_either_side() -> None:
 
 
 def test_the_unstarted_stretch_follows_the_short_paths_settings() -> None:
-    tracker = ShortPath(pause_seconds=0.1, unstarted_seconds=0.12).unstarted()
-    assert tracker == UnstartedStretch(speech_seconds=0.12, pause_seconds=0.1)
-    assert ShortPath(unstarted_seconds=None).unstarted() is None
+    tracker = ShortPath(pause_seconds=0.1, unstarted_seconds=0.12, faint_from=0.3).unstarted(0.5)
+    assert tracker is not None
+    assert tracker == UnstartedWatch(UnstartedStretch(speech_seconds=0.12, pause_seconds=0.1), 0.5, faint_from=0.3)
+    assert tracker.faint == tracker.usual
+    assert ShortPath(faint_from=None).unstarted(0.5) == UnstartedWatch(UnstartedStretch(0.09, 0.09), 0.5)
+    assert ShortPath(unstarted_seconds=None).unstarted(0.5) is None
+
+
+# Silero's probability a block: "s" speech (0.8), "f" faint (0.3), "." nothing (0.05).
+PROBABILITY = {"s": 0.8, "f": 0.3, ".": 0.05}
+
+
+def watched(speech: str, faint_from: float | None = 0.2) -> list[float]:
+    """The stretches an `UnstartedWatch` asked to score, as `fed` (with faint blocks too)."""
+    watch = ShortPath(faint_from=faint_from).unstarted(0.5)
+    assert watch is not None
+    return [found for said in speech if (found := watch.process(0.032, PROBABILITY[said])) is not None]
+
+
+def test_a_faint_stretch_silero_never_calls_speech_is_scored_after_its_pause() -> None:
+    assert watched("..ffff..ff" + "." * 10) == [pytest.approx(6 * 0.032)]  # "ff.." joins: one stretch
+    assert watched("..ffff" + "." * 10, faint_from=None) == []
+
+
+def test_a_stretch_of_speech_is_scored_once_not_again_as_the_faint_stretch_around_it() -> None:
+    assert watched("ffsssffff" + "." * 10) == [pytest.approx(3 * 0.032)]  # at the speech's pause, not the faint's
+    assert watched("ffsss..." + "." * 10) == [pytest.approx(3 * 0.032)]  # both pauses at once: scored once
+    # the next faint word is scored on its own
+    assert watched("sss..." + "fff..." + "." * 4) == [pytest.approx(3 * 0.032), pytest.approx(3 * 0.032)]

@@ -1057,6 +1057,24 @@ def test_a_word_too_short_to_start_an_utterance_over_the_host_is_still_taken_as_
     assert h.utterances == [] and h.understood == []  # no utterance started: the whole understanding hears nothing
 
 
+class FaintDetector(FakeDetector):
+    """Silero on a word it never calls speech with confidence (espeak's klatt voices over the Host: 0.2-0.4)."""
+
+    def probability(self, chunk: Audio) -> float:
+        return 0.3 * super().probability(chunk)
+
+
+def test_a_word_silero_hears_only_faintly_over_the_host_is_still_taken_as_a_stop() -> None:
+    for faint_from, words in ((0.2, [ShortWord.STOP]), (None, [])):
+        settings = replace(UNSTARTED_SETTINGS, short_path=replace(UNSTARTED_SETTINGS.short_path, faint_from=faint_from))
+        h, far_end, clock, taken = short_harness(settings=settings)
+        h.listener.detector = FaintDetector()
+        over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 6) + silence(3))
+        assert [t.word for t in taken] == words
+        over_quiet_host(h, far_end, clock, silence(20))
+        assert h.utterances == [] and h.understood == []  # never an utterance: Silero never called it speech
+
+
 def test_a_verdict_on_a_short_stretch_that_comes_after_speech_resumed_is_not_acted_on() -> None:
     executor = ManualExecutor()
     h, far_end, clock, taken = short_harness(executor, UNSTARTED_SETTINGS)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from engine.messages import Command, Message
@@ -190,12 +190,20 @@ class ShortPath:
     # that). Tune: 60 -> 62 of 66 stop words acted on, other words 2 of 80 either way; 0.35 for speech found
     # one more word but scored it worse (docs/benchmarks.md "Barge-in", run 10). None: off.
     unstarted_seconds: float | None = 0.09
+    # A word Silero never calls speech with confidence: espeak's klatt voices over the Host often stay at 0.2-0.4 a
+    # block, so neither the segmenter nor the unstarted stretch above ever hears them. The stretch of blocks at
+    # `faint_from` or more around such a word is scored as an unstarted one, when no stretch within it was scored
+    # already. Tune, 198 stop trials and 80 other words (bench/barge_in.py, docs/benchmarks.md "Barge-in", run 15):
+    # stop words acted on 193 -> 197, other words 2 of 80 either way; nights 1-10 scored 34 -> 88 times, nothing
+    # taken, and no scoring nearer a floor than before. None: off.
+    faint_from: float | None = 0.2
 
-    def unstarted(self) -> UnstartedStretch | None:
-        """A tracker of the stretches too short to start an utterance, or None when that is off."""
+    def unstarted(self, speech_threshold: float) -> UnstartedWatch | None:
+        """A tracker of the stretches too short to start an utterance (speech at `speech_threshold`, and the faint
+        ones), or None when that is off."""
         if self.unstarted_seconds is None:
             return None
-        return UnstartedStretch(self.unstarted_seconds, self.pause_seconds)
+        return UnstartedWatch(UnstartedStretch(self.unstarted_seconds, self.pause_seconds), speech_threshold, self.faint_from)
 
     def host_talking(self, host: HostTalk | None, now: float) -> bool:
         return host is not None and (host.stopped_at is None or now < host.stopped_at + self.tail_seconds)
@@ -324,3 +332,42 @@ class UnstartedStretch:
         speech = self.speech
         self.reset()
         return speech
+
+
+@dataclass
+class UnstartedWatch:
+    """The stretches too short to start an utterance, from Silero's probability block by block (pure).
+
+    `usual`: speech at the listener's threshold. `faint`: blocks at `faint_from` or more, for a word Silero never
+    calls speech with confidence; a faint stretch is scored only when no usual stretch within it was (the same word
+    once, at the sooner pause)."""
+
+    usual: UnstartedStretch
+    speech_threshold: float
+    faint_from: float | None = None  # None: no faint stretches
+    faint: UnstartedStretch | None = field(init=False, default=None)  # as `usual`, at `faint_from`
+    usual_scored: bool = False  # a usual stretch within the current faint one was scored
+
+    def __post_init__(self) -> None:
+        if self.faint_from is not None:
+            self.faint = UnstartedStretch(self.usual.speech_seconds, self.usual.pause_seconds)
+
+    def reset(self) -> None:
+        self.usual.reset()
+        if self.faint is not None:
+            self.faint.reset()
+        self.usual_scored = False
+
+    def process(self, chunk_seconds: float, probability: float) -> float | None:
+        """The speech seconds of a stretch to score now (its pause has just become long enough); else None."""
+        found = self.usual.process(chunk_seconds, probability >= self.speech_threshold)
+        if self.faint is None or self.faint_from is None:
+            return found
+        faint = self.faint.process(chunk_seconds, probability >= self.faint_from)
+        if found is not None:
+            self.usual_scored = faint is None  # remembered while the faint stretch around it goes on
+            return found
+        if faint is None:
+            return None
+        scored, self.usual_scored = self.usual_scored, False
+        return None if scored else faint

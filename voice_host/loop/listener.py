@@ -234,7 +234,7 @@ class Listener(Generic[T]):
         self._words = RecentAudio(DETECTED_SECONDS, source.sample_rate)  # ... and the words, for a stretch never collected
         self._played = RecentAudio(DETECTED_SECONDS, source.sample_rate)  # ... and the far end over the same blocks
         self._heard = RecentAudio(DETECTED_SECONDS, source.sample_rate)  # ... and the microphone itself
-        self._unstarted = self.settings.short_path.unstarted()
+        self._unstarted = self.settings.short_path.unstarted(self.settings.speech_threshold)
         self._lock = threading.Lock()
         self._muted = False
         self._speaking = False
@@ -411,13 +411,13 @@ class Listener(Generic[T]):
         self._drop_taken()
         silence = self._gate_silence
         hearing = silence.add(seconds, gated and not np.any(detect)) if silence is not None else SilenceStep.HEAR
+        probability = 0.0  # the gate's silence: nothing to hear
         if hearing is SilenceStep.HEAR:
-            is_speech = self.detector.probability(detect) >= self.settings.speech_threshold
-        else:  # the gate's silence: nothing to hear
-            if hearing is SilenceStep.REST and silence is not None:
-                self.detector.reset()
-                self.detector.probability(np.zeros(round(silence.rest_seconds * self.source.sample_rate), dtype=np.float32))
-            is_speech = False
+            probability = self.detector.probability(detect)
+        elif hearing is SilenceStep.REST and silence is not None:
+            self.detector.reset()
+            self.detector.probability(np.zeros(round(silence.rest_seconds * self.source.sample_rate), dtype=np.float32))
+        is_speech = probability >= self.settings.speech_threshold
         paused = self.collector.segmenter.silence_run if self.collector.collecting else 0.0
         self._detected.add(detect)
         self._words.add(block)
@@ -426,7 +426,7 @@ class Listener(Generic[T]):
             self._heard.add(heard)
         step = self.collector.add(block, is_speech)
         event = step.event
-        self._watch_unstarted(seconds, is_speech)
+        self._watch_unstarted(seconds, probability)
         if is_speech and self._short_asked:
             self._next_pause()  # speech again: the scored pause is over
         if event is SegmentEvent.SPEECH_STARTED:
@@ -493,14 +493,14 @@ class Listener(Generic[T]):
         ended_at = now - segmenter.silence_run
         self._short_future = self._ask_short_path(self.short_words, views, began_at, ended_at, now, host, takes_utterance=True)
 
-    def _watch_unstarted(self, seconds: float, is_speech: bool) -> None:
+    def _watch_unstarted(self, seconds: float, probability: float) -> None:
         """Over the Host, a stretch too short to start an utterance, now in a short pause: score it too."""
         if self._unstarted is None or self.short_words is None:
             return
         if self.collector.collecting:
             self._unstarted.reset()  # the segmenter's utterance: its stretches are scored by `_score_short`
             return
-        speech = self._unstarted.process(seconds, is_speech)
+        speech = self._unstarted.process(seconds, probability)
         if speech is None:
             return
         now, rule, host = self.clock(), self.settings.short_path, self._host
