@@ -299,6 +299,30 @@ def other_words(count: int, split: Any) -> list[Any]:
     return mixed[:count]
 
 
+# espeak-ng's named variants that no split uses and the stop spotter never learnt from (bench/stop_spotter.py's
+# `extra_voices`, and not their near kin: edward2, Gene2, iven2, steph2), each in one of the English accents at a
+# seeded speed and pitch: more players for the stop trials, as unlike the tune voices as test's are. Tune material
+# (`--voices probe`: its other words are tune's).
+_PROBE_VARIANTS = (
+    "Andrea", "antonio", "aunty", "Denis", "Diogo", "gustave", "Henrique", "Hugo", "Marco", "Mario", "miguel", "pablo",
+    "pedro", "Tweaky", "grandma", "michel",
+)  # fmt: skip
+ACCENTS = ("en-gb", "en-us", "en-gb-scotland", "en-gb-x-rp", "en-gb-x-gbclan", "en-gb-x-gbcwmd", "en-029", "en-us-nyc")
+
+
+def probe_voices() -> tuple[Any, ...]:
+    """The probe's players: each of `_PROBE_VARIANTS` in an English accent, at 140-200 wpm."""
+    from audio_fixtures.voices import Voice
+
+    rng = np.random.default_rng(4)
+    found = []
+    for n, variant in enumerate(_PROBE_VARIANTS):
+        accent = ACCENTS[(n * 3) % len(ACCENTS)]
+        speed, pitch = int(rng.integers(140, 201)), int(rng.integers(35, 70))
+        found.append(Voice(f"p-{accent}-{variant}", "espeak", espeak_voice=f"{accent}+{variant}", speed=speed, pitch=pitch))
+    return tuple(found)
+
+
 def trial_scene(case: Any, history_seconds: float) -> tuple[Any, Scene]:
     """The Host's narration the trials are said over (the opening and the first answers: plenty), heard through the
     seeded echo paths, and the synthesizer that spoke it (the nights go on with it). piper's variation is seeded:
@@ -323,9 +347,10 @@ def main() -> None:
     parser.add_argument("--others", type=int, default=20, help="other words (table talk and short messages) said over it")
     parser.add_argument(
         "--voices",
-        choices=("tune", "test"),
+        choices=("tune", "test", "probe"),
         default="tune",
-        help="the players' voices and other words (test: final figures only)",
+        help="the players' voices and other words (test: final figures only; probe: espeak variants no split has, "
+        "with tune's other words, for shaping)",
     )
     parser.add_argument("--no-night", action="store_true")
     parser.add_argument(
@@ -386,6 +411,12 @@ def main() -> None:
         "('None': off, as before run 10)",
     )
     parser.add_argument(
+        "--both-spotter-floor",
+        default=str(ShortPath().both_spotter_floor),
+        help="the spotter's log-odds that take 'stop' when base also comes near (ShortPath.both_second_floor); 'None': "
+        "off, as before run 16",
+    )
+    parser.add_argument(
         "--faint-from",
         default=str(ShortPath().faint_from),
         help="Silero's probability from which a block counts toward a faint unstarted stretch ('None': off, as before run 15)",
@@ -419,13 +450,14 @@ def main() -> None:
     spotter = None if args.no_short or args.no_spotter else StopSpotter()
     synthesizer, scene = trial_scene(case, args.history)
     replies = night_replies(case)
-    players = voices(Split.TUNE if args.voices == "tune" else Split.TEST)
+    players = probe_voices() if args.voices == "probe" else voices(Split.TEST if args.voices == "test" else Split.TUNE)
     renderer = Renderer()
     unstarted = None if args.unstarted == "None" else float(args.unstarted)
     short_path = ShortPath(
         views=tuple(ShortView(view) for view in args.views.split(",")),
         unstarted_seconds=unstarted,
         faint_from=None if args.faint_from == "None" else float(args.faint_from),
+        both_spotter_floor=None if args.both_spotter_floor == "None" else float(args.both_spotter_floor),
         spotter_floor=args.spotter_floor,
     )
     settings = ListenerSettings(short_path=short_path)
@@ -488,7 +520,7 @@ def main() -> None:
     other_rows: list[str] = []
     false_acts = 0
     understood_over = understood_alone = 0  # other words whose intent is as labelled (the whole understanding)
-    split = Split.TUNE if args.voices == "tune" else Split.TEST
+    split = Split.TEST if args.voices == "test" else Split.TUNE
     others_list = other_words(args.others, split)
     audio = FixtureAudio(load_fixtures(split))
     for n, fixture in enumerate(others_list):
@@ -530,6 +562,7 @@ def main() -> None:
     command += " --no-second" if args.no_second and not args.no_short else ""
     if not args.no_short:
         command += " --no-spotter" if args.no_spotter else f" --spotter-floor {args.spotter_floor:g}"
+        command += f" --both-spotter-floor {args.both_spotter_floor}" if not args.no_spotter else ""
     command += " --short-only" if args.short_only else ""
     command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "") + f" --views {args.views}"
     command += f" --start-seconds {args.start_seconds:g}" if args.start_seconds is not None else ""

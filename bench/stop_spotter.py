@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 
 from audio_fixtures.corpus import Split, lines  # noqa: E402
 from audio_fixtures.voices import Voice, voices  # noqa: E402
-from bench.barge_in import Ears, other_words, trial_scene  # noqa: E402
+from bench.barge_in import ACCENTS, Ears, other_words, trial_scene  # noqa: E402
 from voice_host.ears.stop_spotter import WEIGHTS_FILE, SpeechEmbedder, SpotterWeights, pooled  # noqa: E402
 from voice_host.loop.barge_in import silence_words  # noqa: E402
 
@@ -55,7 +55,6 @@ _VARIANTS = (
     "Lee", "linda", "max", "Michael", "Mike", "paul", "rob", "robert", "steph", "Storm", "zac", "grandpa", "klatt3",
     "klatt5", "klatt6", "m8", "norbert", "shelby", "travis", "victor", "adam", "benjamin", "caleb", "quincy", "anika",
 )  # fmt: skip
-_ACCENTS = ("en-gb", "en-us", "en-gb-scotland", "en-gb-x-rp", "en-gb-x-gbclan", "en-gb-x-gbcwmd", "en-029", "en-us-nyc")
 
 
 def extra_voices() -> tuple[Voice, ...]:
@@ -63,7 +62,7 @@ def extra_voices() -> tuple[Voice, ...]:
     rng = np.random.default_rng(1)
     found = []
     for n, variant in enumerate(_VARIANTS):
-        accent = _ACCENTS[n % len(_ACCENTS)]
+        accent = ACCENTS[n % len(ACCENTS)]
         speed, pitch = int(rng.integers(140, 201)), int(rng.integers(35, 70))
         found.append(Voice(f"x-{accent}-{variant}", "espeak", espeak_voice=f"{accent}+{variant}", speed=speed, pitch=pitch))
     return tuple(found)

@@ -176,8 +176,31 @@ def test_a_stop_ranked_second_asks_for_a_second_opinion_when_the_rule_looks_that
     assert not rule.wants_second_opinion(scores(stop=-5.9, repeat=-5.8, next=-5.6, skip=-8.0))  # stop ranks third
 
 
+def test_the_spotter_and_base_both_near_their_floors_take_a_stop_neither_takes_alone() -> None:
+    rule = replace(
+        SHORT, second_opinion_from=-5.0, second_opinion_rank=1, second_stop_floor=-4.0, spotter_floor=3.0,
+        both_spotter_floor=1.5, both_second_floor=-6.5,
+    )  # fmt: skip
+    word = np.full(800, 0.5, dtype=np.float32)
+
+    def clipped(audio: Audio) -> ShortWordScores:
+        return scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0)  # stop ranked first, under the floor
+
+    def take(spotted: float, second: float | None, in_rule: ShortPath = rule) -> ShortWord | None:
+        base = (lambda audio: scores(stop=second)) if second is not None else None
+        return in_rule.take([(word, None)], clipped, base, lambda audio: scores(stop=spotted))[1]
+
+    assert take(2.0, -6.0) is ShortWord.STOP
+    assert take(2.0, -7.0) is None  # base not near enough
+    assert take(1.0, -6.0) is None  # the spotter not near enough
+    assert take(2.0, None) is None  # no base: the spotter alone, under its floor
+    assert take(2.0, -6.0, replace(rule, both_spotter_floor=None)) is None  # off
+
+
 def test_the_spotter_is_asked_first_and_base_only_when_the_spotter_does_not_take_a_stop() -> None:
-    rule = replace(SHORT, second_opinion_from=-5.0, second_opinion_rank=1, second_stop_floor=-4.0, spotter_floor=3.0)
+    rule = replace(
+        SHORT, second_opinion_from=-5.0, second_opinion_rank=1, second_stop_floor=-4.0, spotter_floor=3.0, both_spotter_floor=None
+    )
     word = np.full(800, 0.5, dtype=np.float32)
     asked: list[str] = []
 

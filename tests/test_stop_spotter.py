@@ -74,3 +74,14 @@ def test_the_fit_scores_what_it_learnt_as_stop_above_the_rest() -> None:
     weights = fit(np.vstack([stop, other]), np.array([True] * 60 + [False] * 90), l2=30.0)
     unseen_stop, unseen_other = rng.normal(1.0, 1.0, size=192), rng.normal(-1.0, 1.0, size=192)
     assert weights.log_odds(unseen_stop) > 0 > weights.log_odds(unseen_other)
+
+
+def test_the_barge_in_probe_speaks_in_variants_no_split_has_and_the_spotter_never_learnt() -> None:
+    from audio_fixtures.voices import VOICES
+    from bench.barge_in import probe_voices
+    from bench.stop_spotter import extra_voices
+
+    probe = {voice.espeak_voice.split("+")[-1].lower() for voice in probe_voices()}
+    used = {voice.espeak_voice.split("+")[-1].lower() for voice in (*VOICES, *extra_voices()) if voice.engine == "espeak"}
+    assert len(probe) == len(probe_voices()) >= 12
+    assert not probe & used

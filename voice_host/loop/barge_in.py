@@ -178,6 +178,13 @@ class ShortPath:
     # (bench/stop_spotter.py): at 2.5, 89 of 146 stop words and none of 131 other words, sound-alikes included (the
     # highest: "Stomp." at 2.39, "Spot on." 2.24).
     spotter_floor: float = 2.5
+    # Both near: "stop" is taken too when the spotter reaches `both_spotter_floor` and base `both_second_floor`.
+    # Shaped on the probe's espeak variants that no split has (bench/barge_in.py --voices probe, 192 trials: 28
+    # missed, most with the spotter at 1.3-2.4 and base at -5.0 to -6.4, each just under its own floor). Tune's other
+    # words reach the spotter's 0.32 at most; the nights' highest spotter score on the Host, 2.04, came with base at
+    # -7.32 (docs/benchmarks.md "Barge-in", run 16). None: off.
+    both_spotter_floor: float | None = 1.5
+    both_second_floor: float = -6.5
     # The canceller's signals the words are scored on, in turn, until one is taken (each with the whole
     # phrase and the second opinion as above). Tune, 66 stop trials and 80 other words (bench/barge_in.py,
     # docs/benchmarks.md "Barge-in", run 8): the linear output alone took 53, this order 60; other words
@@ -235,6 +242,12 @@ class ShortPath:
                 found.append((seen, phrase.view(view) if phrase is not None else None))
         return found
 
+    def both_verdict(self, spotted: ShortWordScores, second: ShortWordScores) -> ShortWord | None:
+        """ "stop" when the spotter and the second opinion, neither sure enough alone, both come near their floors."""
+        if self.both_spotter_floor is None or _stop_reaching(spotted, self.both_spotter_floor) is None:
+            return None
+        return _stop_reaching(second, self.both_second_floor)
+
     def spotted(self, spotted: ShortWordScores) -> ShortWord | None:
         """The third opinion's word: "stop" when the spotter's log-odds reach `spotter_floor`."""
         return _stop_reaching(spotted, self.spotter_floor)
@@ -261,11 +274,15 @@ class ShortPath:
                 if (whole_word := self.verdict(whole_scores, whole=True)) is not None:
                     return whole_scores, whole_word
             if self.wants_second_opinion(scores):
+                opinions: list[ShortWordScores] = []
                 for opinion, verdict in ((spotter, self.spotted), (second_opinion, self.second_verdict)):  # cheaper first
                     if opinion is not None:
                         other = opinion(audio)
                         if (other_word := verdict(other)) is not None:
                             return other, other_word
+                        opinions.append(other)
+                if len(opinions) == 2 and (both := self.both_verdict(opinions[0], opinions[1])) is not None:
+                    return opinions[1], both
             first = first or (scores, None)
         if first is None:
             raise ValueError("no view to score")
