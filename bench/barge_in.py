@@ -310,17 +310,24 @@ _PROBE_VARIANTS = (
 ACCENTS = ("en-gb", "en-us", "en-gb-scotland", "en-gb-x-rp", "en-gb-x-gbclan", "en-gb-x-gbcwmd", "en-029", "en-us-nyc")
 
 
-def probe_voices() -> tuple[Any, ...]:
-    """The probe's players: each of `_PROBE_VARIANTS` in an English accent, at 140-200 wpm."""
+def variant_voices(variants: tuple[str, ...], prefix: str, seed: int, accent_step: int = 1) -> tuple[Any, ...]:
+    """espeak-ng's named `variants`, the n-th in `ACCENTS`[n * `accent_step`] (cycling), each at a seeded speed
+    (140-200 wpm) and pitch; named `prefix`-accent-variant."""
     from audio_fixtures.voices import Voice
 
-    rng = np.random.default_rng(4)
+    rng = np.random.default_rng(seed)
     found = []
-    for n, variant in enumerate(_PROBE_VARIANTS):
-        accent = ACCENTS[(n * 3) % len(ACCENTS)]
+    for n, variant in enumerate(variants):
+        accent = ACCENTS[(n * accent_step) % len(ACCENTS)]
         speed, pitch = int(rng.integers(140, 201)), int(rng.integers(35, 70))
-        found.append(Voice(f"p-{accent}-{variant}", "espeak", espeak_voice=f"{accent}+{variant}", speed=speed, pitch=pitch))
+        name = f"{prefix}-{accent}-{variant}"
+        found.append(Voice(name, "espeak", espeak_voice=f"{accent}+{variant}", speed=speed, pitch=pitch))
     return tuple(found)
+
+
+def probe_voices() -> tuple[Any, ...]:
+    """The probe's players: each of `_PROBE_VARIANTS` in an English accent (every third, so that neighbours differ)."""
+    return variant_voices(_PROBE_VARIANTS, "p", seed=4, accent_step=3)
 
 
 def trial_scene(case: Any, history_seconds: float) -> tuple[Any, Scene]:

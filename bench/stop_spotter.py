@@ -33,7 +33,7 @@ if str(ROOT) not in sys.path:
 
 from audio_fixtures.corpus import Split, lines  # noqa: E402
 from audio_fixtures.voices import Voice, voices  # noqa: E402
-from bench.barge_in import ACCENTS, Ears, other_words, trial_scene  # noqa: E402
+from bench.barge_in import Ears, other_words, trial_scene, variant_voices  # noqa: E402
 from voice_host.ears.stop_spotter import WEIGHTS_FILE, SpeechEmbedder, SpotterWeights, pooled  # noqa: E402
 from voice_host.loop.barge_in import silence_words  # noqa: E402
 
@@ -59,13 +59,7 @@ _VARIANTS = (
 
 def extra_voices() -> tuple[Voice, ...]:
     """espeak-ng's named variants, each in one of the English accents, at a seeded speed and pitch."""
-    rng = np.random.default_rng(1)
-    found = []
-    for n, variant in enumerate(_VARIANTS):
-        accent = ACCENTS[n % len(ACCENTS)]
-        speed, pitch = int(rng.integers(140, 201)), int(rng.integers(35, 70))
-        found.append(Voice(f"x-{accent}-{variant}", "espeak", espeak_voice=f"{accent}+{variant}", speed=speed, pitch=pitch))
-    return tuple(found)
+    return variant_voices(_VARIANTS, "x", seed=1)
 
 
 @dataclass(frozen=True)
