@@ -362,23 +362,21 @@ class UnstartedWatch:
     usual: UnstartedStretch
     speech_threshold: float
     faint_from: float | None = None  # None: no faint stretches
-    faint: UnstartedStretch | None = field(init=False, default=None)  # as `usual`, at `faint_from`
+    faint: UnstartedStretch = field(init=False)  # as `usual`, at `faint_from`
     usual_scored: bool = False  # a usual stretch within the current faint one was scored
 
     def __post_init__(self) -> None:
-        if self.faint_from is not None:
-            self.faint = UnstartedStretch(self.usual.speech_seconds, self.usual.pause_seconds)
+        self.faint = UnstartedStretch(self.usual.speech_seconds, self.usual.pause_seconds)
 
     def reset(self) -> None:
         self.usual.reset()
-        if self.faint is not None:
-            self.faint.reset()
+        self.faint.reset()
         self.usual_scored = False
 
     def process(self, chunk_seconds: float, probability: float) -> float | None:
         """The speech seconds of a stretch to score now (its pause has just become long enough); else None."""
         found = self.usual.process(chunk_seconds, probability >= self.speech_threshold)
-        if self.faint is None or self.faint_from is None:
+        if self.faint_from is None:
             return found
         faint = self.faint.process(chunk_seconds, probability >= self.faint_from)
         if found is not None:

@@ -208,7 +208,8 @@ class Listener(Generic[T]):
         `ShortPath`), on each of the canceller's signals of it in turn (`ShortPath.views`); one it takes
         goes to `on_short_word` at once, and nowhere else. `second_opinion` scores a signal the first scoring
         ranked "stop" on but could not take (`ShortPath.wants_second_opinion`); `stop_spotter` scores it first, and
-        the second opinion is asked when the spotter did not take it (`ShortPath.spotted`)."""
+        the second opinion is asked when the spotter did not take it (`ShortPath.spotted`); when neither takes it
+        alone, both near their floors together take it (`ShortPath.both_verdict`)."""
         self.source = source
         self.echo = echo if far_end is not None else None
         self.far_end = far_end if echo is not None else None
