@@ -190,9 +190,15 @@ class Game:
             )
         )
 
-    def preview(self, text: str) -> Message:
-        """What `text` would be taken as now, without applying it."""
+    def preview(self, text: str, situation: Situation | None = None) -> Message:
+        """What `text` would be taken as now (or in an earlier `situation`), without applying it."""
+        if situation is not None:
+            return self.classifier.classify(bounded(text), situation).message
         return self.decide(text).message
+
+    def situation(self) -> Situation:
+        """The game as the classifier sees it now: what a message said now is classified against."""
+        return self._situation()
 
     def accusing(self) -> bool:
         """Whether the night is at THE ACCUSATION (round A), where an accusation is weighed, not refused."""

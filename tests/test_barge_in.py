@@ -22,6 +22,8 @@ from voice_host.loop.barge_in import (
     UnstartedWatch,
     barge_turn,
     barge_words,
+    finishes,
+    finishing_text,
     silence_words,
 )  # fmt: skip
 from voice_host.understanding.understand import Heard
@@ -88,6 +90,45 @@ def test_other_words_over_an_answer_to_a_spoken_message_are_dropped() -> None:
     answering = HostTalk(started_at=10.0, answering_voice=True)
     assert RULE.decide(BargeWords.OTHER, 11.0, 12.0, answering) is BargeAction.DROP
     assert RULE.decide(BargeWords.COMMAND, 11.0, 12.0, answering) is BargeAction.COMMAND
+
+
+def test_words_that_finish_the_spoken_message_being_answered_change_nothing() -> None:
+    answering = HostTalk(started_at=10.0, answering_voice=True)
+    # "Next ... round, please.": the rest, begun as the Host answers "Next", is neither a second next nor dropped.
+    assert RULE.decide(BargeWords.COMMAND, 10.4, 11.0, answering, finishing=True) is BargeAction.FINISHED
+    assert RULE.decide(BargeWords.OTHER, 10.4, 11.0, answering, finishing=True) is BargeAction.FINISHED
+    # A stop word still silences the Host ("Read E4 ... stop").
+    assert RULE.decide(BargeWords.SILENCE, 10.4, 11.0, answering, finishing=True) is BargeAction.SILENCE
+
+
+def test_finishing_words_are_a_message_of_their_own_later_or_over_narration() -> None:
+    answering = HostTalk(started_at=10.0, answering_voice=True)
+    late = 10.0 + RULE.finishing_seconds + 0.1
+    assert RULE.decide(BargeWords.COMMAND, late, late + 0.5, answering, finishing=True) is BargeAction.COMMAND
+    assert RULE.decide(BargeWords.OTHER, late, late + 0.5, answering, finishing=True) is BargeAction.DROP
+    # Over narration or an answer to a typed line, nobody's message is being finished.
+    narrating = HostTalk(started_at=10.0)
+    assert RULE.decide(BargeWords.OTHER, 10.4, 11.0, narrating, finishing=True) is BargeAction.KEEP
+
+
+@pytest.mark.parametrize(
+    ("answered", "words", "joined"),
+    [
+        ("Next.", "round, please.", "Next round, please."),
+        ("Read E4", " again ", "Read E4 again"),
+        ("Pass?", "for now", "Pass for now"),
+    ],
+)
+def test_finishing_text_joins_the_answered_words_and_the_rest_as_one_sentence(answered: str, words: str, joined: str) -> None:
+    assert finishing_text(answered, words) == joined
+
+
+def test_only_the_very_message_being_answered_is_finished() -> None:
+    asked = Message(MessageKind.QUESTION, "Thwaite, where were you", suspect="thwaite", costly=True)
+    longer = Message(MessageKind.QUESTION, "Thwaite, where were you at ten?", suspect="thwaite", costly=True)
+    assert finishes(command(Command.NEXT), command(Command.NEXT))
+    assert not finishes(asked, longer)  # another question: the Host answered only its first half
+    assert not finishes(command(Command.NEXT), command(Command.PASS))
 
 
 def test_stop_said_over_the_host_still_silences_once_the_host_has_finished() -> None:

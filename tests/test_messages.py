@@ -275,3 +275,13 @@ def test_costly_marks_only_what_spends() -> None:
     assert not game.preview("next").costly  # questions left: it only asks "End round 1 with 4 unused?"
     play(game, *["Ada, where were you?"] * 4)
     assert game.preview("next").costly  # opens the next round at once
+
+
+def test_a_message_is_previewed_as_it_was_in_an_earlier_situation() -> None:
+    # Words that finish a spoken message are classified with it as the game was when it was said (barge-in).
+    game = seated()
+    before = game.situation()
+    play(game, "next")  # "End round 1 with 4 unused?": now "next" again would confirm it
+    assert game.preview("next").command is Command.YES
+    assert game.preview("next", before).command is Command.NEXT
+    assert game.preview("next round, please.", before) == game.preview("next", before)

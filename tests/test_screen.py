@@ -781,6 +781,34 @@ async def test_words_said_as_the_table_silences_the_host_are_taken_as_always() -
         assert voice.said[-1].parts[0].text == ONE_AT_A_TIME
 
 
+@pytest.mark.anyio
+async def test_words_that_finish_what_the_host_is_answering_are_neither_taken_again_nor_dropped() -> None:
+    async with seated_while_the_host_speaks() as (app, pilot, voice):
+        game = app.driver.game
+
+        def heard(text: str) -> Heard:
+            return Heard(text, text, (), 0.95, game.preview(text), needs_confirmation=False)
+
+        def soon_after_the_host_began() -> SaidWhen:
+            return SaidWhen(began_at=10.4, ended_at=11.0, host=HostTalk(started_at=10.0))
+
+        # "Read exhibit four ... again, please.": the Host reads E4 at the pause; the rest neither restarts it...
+        app.take_heard(heard("Read E4"))
+        await pilot.pause()
+        said = len(voice.said)
+        app.take_heard(heard("again, please."), soon_after_the_host_began())
+        await pilot.pause()
+        assert len(voice.said) == said
+        assert shown(app, "#heard") == "Heard: 'again, please.': the rest of 'Read E4', already answered."
+        # ... and "Next ... round, please." moves on one round, not two ("round, please." alone is the card's next).
+        app.take_heard(heard("next"))
+        await pilot.pause()
+        said, state = len(voice.said), app.driver.state
+        app.take_heard(heard("round, please."), soon_after_the_host_began())
+        await pilot.pause()
+        assert len(voice.said) == said and app.driver.state == state
+
+
 def short_heard(word: ShortWord) -> ShortHeard:
     best = {kind: (-0.5 if kind is word else -5.0) for kind in ShortWord}
     scores = ShortWordScores(best, {kind: kind.value.title() + "." for kind in ShortWord}, seconds=0.05, audio_seconds=0.6)

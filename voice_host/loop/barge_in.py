@@ -8,6 +8,8 @@ when the Host's talk began and stopped), and says what the screen does (`BargeAc
   over the Host they never mean give up or no (docs/rulings.md);
 - "repeat" ("say that again"): the current reply again, from its start;
 - "next", "skip": the card's commands (next, pass), at once: the Host stops and the game answers;
+- words that only finish the spoken message the Host has just begun to answer ("Next ... round, please.",
+  "Read exhibit four ... again, please."): the Host answered at the pause, and nothing more happens;
 - anything else: kept and answered when the Host stops; but over an answer to a *spoken* message it is
   dropped with a word, since the Host cannot tell voices apart and takes it for the asker talking over
   their own answer (docs/rulings.md).
@@ -21,6 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
+from engine.classify import Situation
 from engine.messages import Command, Message
 from voice_host.ears.short_words import ShortView, ShortViews, ShortWord, ShortWordScores
 from voice_host.ears.sound import Audio
@@ -60,6 +63,7 @@ class BargeAction(Enum):
     SILENCE = "silence"  # the Host falls silent; nothing goes to the game
     RESTART = "restart"  # the current reply is said again from its start
     COMMAND = "command"  # the Host falls silent and the command goes to the game
+    FINISHED = "finished"  # the words finish the message being answered: nothing more happens
     KEEP = "keep"  # handled when the Host stops talking
     DROP = "drop"  # not handled; the Host says so in a word
 
@@ -94,6 +98,28 @@ def barge_words(heard_as: Iterable[str], message: Message | None, repeat_request
     return BargeWords.OTHER
 
 
+@dataclass(frozen=True)
+class Answered:
+    """The spoken message the Host is answering: its words, and the game as it was when they were said (what
+    they and any words that finish them are classified against)."""
+
+    text: str
+    situation: Situation
+
+
+def finishing_text(answered: str, words: str) -> str:
+    """The words of the message being answered with those said after them, as one sentence ("Next." and
+    "round, please." -> "Next round, please.")."""
+    return f"{answered.strip().rstrip('.!?,;:')} {words.strip()}"
+
+
+def finishes(answered: Message, joined: Message) -> bool:
+    """Whether words said after a message only finish it: the message with them (`joined`) is the very message
+    the Host is answering ("Next" and "Next round, please." are both the card's next; "Thwaite, where were
+    you" and "Thwaite, where were you at ten?" are two questions)."""
+    return joined == answered
+
+
 def barge_turn(heard: Heard) -> TurnText:
     """The app's text signal for the end of turn (`heard_turn`), with a lone stop word told apart: said
     over the Host it ends the turn at once (`EndOfTurn.stop_seconds`), since nothing of it goes to the game.
@@ -120,6 +146,10 @@ class BargeIn:
     # The Host's voice in the room outlasts its last sample (reverberation, the device's buffer): words
     # begun this soon after it stopped still overlapped it.
     tail_seconds: float = 0.3
+    # Words that finish the spoken message being answered count as its end only when begun this soon after the
+    # Host began answering: a player who stops to think goes on after 0.3-0.7 s (audio_fixtures/paused.py),
+    # and the Host begins at the earliest 0.2 s into that pause. Later, the same words are a message of their own.
+    finishing_seconds: float = 1.0
 
     def over_host(self, began_at: float, ended_at: float, host: HostTalk | None) -> bool:
         """The utterance overlapped the Host's talk."""
@@ -127,11 +157,17 @@ class BargeIn:
             return False
         return host.stopped_at is None or began_at < host.stopped_at + self.tail_seconds
 
-    def decide(self, words: BargeWords, began_at: float, ended_at: float, host: HostTalk | None) -> BargeAction:
+    def decide(
+        self, words: BargeWords, began_at: float, ended_at: float, host: HostTalk | None, finishing: bool = False
+    ) -> BargeAction:
+        """What happens to words said over the Host; `finishing`: they only finish the message the Host is
+        answering (`finishes`), which counts when that message was spoken and they began soon after."""
         if host is None or not self.over_host(began_at, ended_at, host):
             return BargeAction.NOT_OVER_HOST
         if words is BargeWords.SILENCE:
             return BargeAction.SILENCE
+        if finishing and host.answering_voice and began_at - host.started_at <= self.finishing_seconds:
+            return BargeAction.FINISHED
         if words is BargeWords.REPEAT:
             return BargeAction.RESTART
         if words is BargeWords.COMMAND:

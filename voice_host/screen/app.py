@@ -36,7 +36,15 @@ from engine.replies import PartKind, Reply, ReplyPart
 from engine.rules import QUESTIONS_PER_ROUND
 from engine.state import GameState
 from voice_host.ears.short_words import ShortWord
-from voice_host.loop.barge_in import ONE_AT_A_TIME, BargeAction, BargeIn, barge_words
+from voice_host.loop.barge_in import (
+    ONE_AT_A_TIME,
+    Answered,
+    BargeAction,
+    BargeIn,
+    barge_words,
+    finishes,
+    finishing_text,
+)
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.session import is_repeat_request
 from voice_host.screen.driver import Exchange, TableDriver
@@ -247,6 +255,7 @@ class TableApp(App[int]):
         self.spoken_form: Callable[[str], str] = lambda text: text
         self.barge_in = BargeIn()
         self._answering_voice = False  # the Host's current talk answers a spoken message
+        self._answered: Answered | None = None  # ... and what it was (for words said after it that finish it)
         self._kept: Heard | None = None  # said over the Host: answered when it stops
         # The table silenced the Host (a stop word, Esc) and it has not spoken since: words said as it fell
         # silent ("Stop, ... please.") are taken as always, never kept or dropped with a word.
@@ -328,6 +337,7 @@ class TableApp(App[int]):
         to the game, show what comes back and say it."""
         self._silence()
         self._answering_voice = heard is not None
+        self._answered = Answered(text, self.driver.situation()) if heard is not None else None
         exchange = self.driver.typed(text)
         said: str | None
         if heard is not None:
@@ -368,6 +378,7 @@ class TableApp(App[int]):
             self.heard.show_unusable(heard.transcript)
         before = self.driver.state  # what the utterance was taken as depends on the state it came in
         self._answering_voice = True
+        self._answered = Answered(heard.text, self.driver.situation()) if heard.usable else None
         self.show_output(self.driver.heard(heard), before)
         self._show_problems()
 
@@ -375,7 +386,7 @@ class TableApp(App[int]):
         """Words said over the Host (docs/speech.md "Barge-in"); True when they were dealt with here."""
         words = barge_words((heard.transcript, heard.text), heard.message, is_repeat_request(heard.text, heard.message))
         host = replace(said.host, answering_voice=self._answering_voice)
-        action = self.barge_in.decide(words, said.began_at, said.ended_at, host)
+        action = self.barge_in.decide(words, said.began_at, said.ended_at, host, finishing=self._finishes_answered(heard))
         if action in (BargeAction.KEEP, BargeAction.DROP) and self._table_silenced:
             # The Host is silent at the table's word: a card message is taken as always, and talk ("... please.")
             # is only shown, so the Host stays quiet.
@@ -389,6 +400,9 @@ class TableApp(App[int]):
         elif action is BargeAction.RESTART:
             self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: again from the start.")
             self.action_repeat()
+        elif action is BargeAction.FINISHED:
+            answered = self._answered.text if self._answered is not None else ""
+            self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: the rest of {answered!r}, already answered.")
         elif action is BargeAction.KEEP:
             self._kept = heard  # the latest only: what the table said last is what it wants answered
             self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: answered when the Host stops.")
@@ -398,6 +412,14 @@ class TableApp(App[int]):
         else:
             return False  # not over the Host, or a command that acts at once: handled as always
         return True
+
+    def _finishes_answered(self, heard: Heard) -> bool:
+        """Whether words heard over the Host only finish the spoken message it is answering (`finishes`)."""
+        answered = self._answered
+        if answered is None or not heard.usable or not heard.text.strip():
+            return False
+        joined = finishing_text(answered.text, heard.text)
+        return finishes(self.driver.preview(answered.text, answered.situation), self.driver.preview(joined, answered.situation))
 
     def take_short_word(self, short: ShortHeard) -> None:
         """A stop, repeat, next or skip word over the Host, taken by the short path (the voice side has

@@ -17,7 +17,9 @@ from voice_host.loop.session import HostSession, SessionOutput, describe
 from voice_host.screen.views import ExhibitView, plain_taken_as
 
 if TYPE_CHECKING:
+    from engine.classify import Situation
     from engine.game import Game
+    from engine.messages import Message
     from voice_host.loop.journal import Journal, Night
     from voice_host.understanding.understand import Heard
 
@@ -98,6 +100,16 @@ class TableDriver:
     def heard(self, heard: Heard) -> SessionOutput:
         with self.lock:
             return self.session.heard(heard)
+
+    def situation(self) -> Situation:
+        """The game as the classifier sees it now (for `preview` later, as it was)."""
+        with self.lock:
+            return self.game.situation()
+
+    def preview(self, text: str, situation: Situation | None = None) -> Message:
+        """What `text` would be taken as now (or in an earlier `situation`), without applying it."""
+        with self.lock:
+            return self.game.preview(text, situation)
 
     def repeat(self) -> SessionOutput:
         with self.lock:
