@@ -42,26 +42,30 @@ from audio_fixtures.voices import VOICE_BY_NAME  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.messages import Message, MessageKind  # noqa: E402
 from voice_host.ears.sound import Audio  # noqa: E402
-from voice_host.understanding.complete import message_complete, trails_off  # noqa: E402
+from voice_host.ears.turn import EndOfTurn, TurnText  # noqa: E402
+from voice_host.ears.vad import SegmenterSettings  # noqa: E402
+from voice_host.understanding.complete import heard_turn  # noqa: E402
+from voice_host.understanding.understand import Heard  # noqa: E402
 
-SEGMENTER_EARLY = 0.2  # voice_host.ears.vad.SegmenterSettings: transcription starts after this much silence
-SEGMENTER_CEILING = 1.0  # ... and an utterance whose words are not a whole message ends after this much
 SAMPLE_SEED = 20261227
 
 Intent = tuple[str, str | None, tuple[int, ...], str | None]
 REPEAT: Intent = ("command", None, (), "repeat")
 
 
-def first_audio_seconds(understand_seconds: float, reply_seconds: float, complete: bool) -> float:
-    """End of speech (the last word) to the Host's first audio.
+def first_audio_seconds(understand_seconds: float, reply_seconds: float, turn: TurnText) -> float:
+    """End of speech (the last word) to the Host's first audio, by the listener's own settings.
 
-    The listener starts understanding after SEGMENTER_EARLY of silence; a turn whose words are a
-    whole message (`complete`, the end-of-turn text signal) is over as soon as it is understood, any
-    other after SEGMENTER_CEILING; then the engine replies and piper makes the first sentence.
-    (bench/turn.py measures the end of turn itself, with Silero's own lag.)
+    The listener starts understanding after `SegmenterSettings.early_seconds` of silence; the turn is over
+    after the pause `EndOfTurn.wait_seconds` gives the words' grade (`turn`: 0.2 s for a whole message,
+    0.7 s for a question or a message that may go on; the segmenter's ceiling for unfinished words), or
+    when they are understood, whichever is later; then the engine replies and piper makes the first
+    sentence. (bench/turn.py replays the end of turn itself, block by block, with Silero's own lag.)
     """
-    ready = SEGMENTER_EARLY + understand_seconds
-    return (ready if complete else max(SEGMENTER_CEILING, ready)) + reply_seconds
+    segmenter = SegmenterSettings()
+    wait = EndOfTurn().wait_seconds(turn)
+    ready = segmenter.early_seconds + understand_seconds
+    return max(segmenter.silence_seconds if wait is None else wait, ready) + reply_seconds
 
 
 def intent_of(message: Message | None, text: str) -> Intent:
@@ -175,7 +179,9 @@ class Bench:
         processor_seconds: float = 0.0,
         passes: Sequence[str] = (),
         scored_sequences: int = 0,
+        turn: TurnText = TurnText.WHOLE,
     ) -> Outcome:
+        """`turn`: the words' end-of-turn grade (`heard_turn`), which says how long the listener waits."""
         got = intent_of(message, text)
         right = got == expected_intent(fixture)
         costly = message is not None and message.costly and got != REPEAT
@@ -191,9 +197,7 @@ class Bench:
             right=right,
             harmful=costly and not confirm and not right,
             confirm=confirm,
-            first_audio=first_audio_seconds(seconds, reply, message_complete(transcript, message) and not trails_off(text))
-            if reply is not None
-            else None,
+            first_audio=first_audio_seconds(seconds, reply, turn) if reply is not None else None,
             seconds=seconds,
             transcript=transcript,
             text=text,
@@ -217,6 +221,7 @@ class Bench:
             recognised.processor_seconds,
             passes,
             sum(scores.sequences for scores in recognised.scores),
+            heard_turn(heard),
         )
 
     def baseline(self, fixture: Fixture, audio: Audio) -> Outcome | None:
@@ -231,7 +236,11 @@ class Bench:
         game = self.game_for(fixture)
         message = game.preview(transcript.text) if transcript.text else None
         seconds, processor_seconds = time.perf_counter() - started, time.process_time() - processor_started
-        return self._outcome(fixture, message, transcript.text, False, seconds, transcript.text, processor_seconds, ["first"])
+        # The same end of turn as the Host's: the words as heard, graded as the listener grades them.
+        heard = Heard(transcript.text, transcript.text, (), 1.0, message, needs_confirmation=False)
+        return self._outcome(
+            fixture, message, transcript.text, False, seconds, transcript.text, processor_seconds, ["first"], 0, heard_turn(heard)
+        )
 
     def text_only(self, fixture: Fixture) -> Outcome:
         """The said words as a perfect transcript, through understanding (no audio, no timing)."""
