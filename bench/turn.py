@@ -51,9 +51,10 @@ import math
 import pickle
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -65,6 +66,9 @@ from audio_fixtures.corpus import Split  # noqa: E402
 from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_fixtures  # noqa: E402
 from voice_host.ears.sound import SAMPLE_RATE, Audio  # noqa: E402
 from voice_host.understanding.understand import Heard  # noqa: E402
+
+if TYPE_CHECKING:
+    from audio_fixtures.paused import PausedLine
 
 BLOCK = 512
 BLOCK_SECONDS = BLOCK / SAMPLE_RATE
@@ -386,6 +390,22 @@ class ReplyTime:
     made_ahead: bool  # that first piece was made ahead (`Synthesizer.prepare`): no synthesis waited for
 
 
+def cut_kinds(cut: Sequence[PausedLine], total: int, tracer: Tracer) -> str:
+    """What the paused lines cut by what ships were (understanding as measured): questions (issue 15's target
+    counts those) or other messages, and how many of them the words after the pause only finish: the same
+    card message ("Read exhibit four ... again, please."), which the app takes as its end over the Host
+    (voice_host/loop/barge_in.py `finishes`), judged on the words as said, in a fresh game."""
+    from voice_host.loop.barge_in import finishes
+
+    game = tracer.fresh_game(tracer.case)
+    questions = [line for line in cut if line.fixture.kind == "question"]
+    finished = [line for line in cut if finishes(game.preview(line.said_first), game.preview(line.fixture.said))]
+    return (
+        f"\n{SHIPS}, understanding as measured: {len(cut)} of {total} paused lines cut, {len(questions)} of them "
+        f"questions; the rest only finishes the same message in {len(finished)}"
+    )
+
+
 def reply_seconds(tracer: Tracer, fixture: Fixture, synth: object) -> ReplyTime | None:
     """The engine's reply to what the fixture means and piper's first sentence of it.
 
@@ -437,7 +457,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from audio_fixtures.acoustics import RoomImpulses, in_room
-    from audio_fixtures.paused import PausedAudio, PausedLine, paused_lines
+    from audio_fixtures.paused import PausedAudio, paused_lines
     from voice_host.mouth.tts import Synthesizer, opening_lines
 
     every = load_fixtures(Split(args.split))
@@ -486,6 +506,7 @@ def main() -> None:
         paused_cut: dict[tuple[str, bool, str], list[bool]] = {
             (p.name, whole, way): [] for p in chosen for whole in (False, True) for way in UNDERSTANDING_WAYS
         }
+        shipped_cuts: list[PausedLine] = []  # the paused lines what ships cut, understanding as measured
         for fixture in fixtures:
             clean = sounds.clean(fixture.id)
             _, spoken_end = speech_span(clean)
@@ -556,6 +577,8 @@ def main() -> None:
                     end = turn_end(trace, policy, computing, assume)
                     was_cut = end is None or end[0] < LEAD_SECONDS + resume_at
                     paused_cut[(policy.name, line.whole_first, way)].append(was_cut)
+                    if was_cut and policy.name == SHIPS and way == "measured":
+                        shipped_cuts.append(line)
                     if args.verbose and was_cut and way == "idle" and end is not None and policy.name in ("text", SHIPS):
                         kind = "whole" if line.whole_first else "open"
                         print(
@@ -598,6 +621,7 @@ def main() -> None:
                     judged = [paused_cut[(policy.name, whole, way)] for way in UNDERSTANDING_WAYS]
                     cells.append(" / ".join(f"{sum(cuts)}/{len(cuts)}" for cuts in judged))
                 print(f"| {policy.name} | {cells[0]} | {cells[1]} |")
+            print(cut_kinds(shipped_cuts, len(paused_set), tracer))
 
 
 if __name__ == "__main__":
