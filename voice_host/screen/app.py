@@ -416,10 +416,15 @@ class TableApp(App[int]):
     def _finishes_answered(self, heard: Heard) -> bool:
         """Whether words heard over the Host only finish the spoken message it is answering (`finishes`)."""
         answered = self._answered
-        if answered is None or not heard.usable or not heard.text.strip():
+        # Whisper's words as well as the repaired text: repair may have made a name of them ("Round, please."
+        # read as "Ruddock, please.").
+        said = [words for words in dict.fromkeys((heard.text, heard.transcript)) if words.strip()]
+        if answered is None or not said:
             return False
-        joined = finishing_text(answered.text, heard.text)
-        return finishes(self.driver.preview(answered.text, answered.situation), self.driver.preview(joined, answered.situation))
+        meant = self.driver.preview(answered.text, answered.situation)
+        return any(
+            finishes(meant, self.driver.preview(finishing_text(answered.text, words), answered.situation)) for words in said
+        )
 
     def take_short_word(self, short: ShortHeard) -> None:
         """A stop, repeat, next or skip word over the Host, taken by the short path (the voice side has
