@@ -192,9 +192,7 @@ class Game:
 
     def preview(self, text: str, situation: Situation | None = None) -> Message:
         """What `text` would be taken as now (or in an earlier `situation`), without applying it."""
-        if situation is not None:
-            return self.classifier.classify(bounded(text), situation).message
-        return self.decide(text).message
+        return self.decide(text, situation).message
 
     def situation(self) -> Situation:
         """The game as the classifier sees it now: what a message said now is classified against."""
@@ -204,9 +202,10 @@ class Game:
         """Whether the night is at THE ACCUSATION (round A), where an accusation is weighed, not refused."""
         return self.state.in_accusation
 
-    def decide(self, text: str) -> Decision:
-        """What the Host would do with `text` now (the classifier's whole decision), without applying it."""
-        return self.classifier.classify(bounded(text), self._situation())
+    def decide(self, text: str, situation: Situation | None = None) -> Decision:
+        """What the Host would do with `text` now (or in an earlier `situation`: the classifier's whole decision),
+        without applying it."""
+        return self.classifier.classify(bounded(text), self._situation() if situation is None else situation)
 
     def handle(self, text: str) -> Reply:
         # Bounded here, so typed, spoken, pasted and replayed text is all taken the same way.
