@@ -179,7 +179,8 @@ class Bench:
         processor_seconds: float = 0.0,
         passes: Sequence[str] = (),
         scored_sequences: int = 0,
-        turn: TurnText = TurnText.WHOLE,
+        *,
+        turn: TurnText,
     ) -> Outcome:
         """`turn`: the words' end-of-turn grade (`heard_turn`), which says how long the listener waits."""
         got = intent_of(message, text)
@@ -221,7 +222,7 @@ class Bench:
             recognised.processor_seconds,
             passes,
             sum(scores.sequences for scores in recognised.scores),
-            heard_turn(heard),
+            turn=heard_turn(heard),
         )
 
     def baseline(self, fixture: Fixture, audio: Audio) -> Outcome | None:
@@ -239,7 +240,15 @@ class Bench:
         # The same end of turn as the Host's: the words as heard, graded as the listener grades them.
         heard = Heard(transcript.text, transcript.text, (), 1.0, message, needs_confirmation=False)
         return self._outcome(
-            fixture, message, transcript.text, False, seconds, transcript.text, processor_seconds, ["first"], 0, heard_turn(heard)
+            fixture,
+            message,
+            transcript.text,
+            False,
+            seconds,
+            transcript.text,
+            processor_seconds,
+            ["first"],
+            turn=heard_turn(heard),
         )
 
     def text_only(self, fixture: Fixture) -> Outcome:
