@@ -61,6 +61,11 @@ def _folded(text: str) -> str:
     return text.lower().replace("’", "'").replace("‘", "'")
 
 
+def word_spans(text: str) -> list[tuple[int, int]]:
+    """Where each of `words(text)` stands in `text` (start, end)."""
+    return [match.span() for match in _WORD.finditer(_folded(text))]
+
+
 def after_words(text: str, count: int) -> str:
     """`text` after its first `count` words (as `words` counts them), without the marks that follow them."""
     # Positions in the folded text are the text's: folding keeps the length of the letters words are made of.

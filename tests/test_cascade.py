@@ -414,6 +414,7 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
     assert [step.name for step in cascade_for(Biasing.PROMPT_CHECKED)] == [
         PassName.FIRST,
         PassName.CLOSED_SET,
+        PassName.NAME_SLOT,
         PassName.LOST_CITATION,
         PassName.FOCUS,
         PassName.NBEST,

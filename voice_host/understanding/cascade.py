@@ -16,6 +16,9 @@ The passes, in order (with the prompt biasing, the default):
   an empty slot, as a repair, so a costly result is confirmed; a confrontation that lost its
   suspect, its exhibit or both is filled slot by slot (suspect, then exhibit: one small pass each);
   a question "Ask …" whose words named no one has its addressee scored the same way;
+- name slot, when a command the phrase grammar reads in the words had its {name} heard as words that
+  name no one ("Remind us what the person told us."): the six's roles (after "the") or names scored in
+  the name's place, and the best put there, as a repair;
 - lost citation, when a question to a suspect has the card's words for citing an exhibit ("exhibit",
   "explain") but no number: the 16 exhibits scored after its words; the best makes it a
   confrontation (a repair), else the question is asked about first; and when any other message that
@@ -72,6 +75,7 @@ from voice_host.understanding.passes.first import FirstPass
 from voice_host.understanding.passes.focus import FocusPass
 from voice_host.understanding.passes.lost_citation import LostCitationPass
 from voice_host.understanding.passes.n_best import NBestPass
+from voice_host.understanding.passes.name_slot import NameSlotPass
 from voice_host.understanding.passes.near_voice import NearVoicePass
 from voice_host.understanding.passes.phrased_command import PhrasedCommandPass
 from voice_host.understanding.passes.shared import (
@@ -101,6 +105,7 @@ def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
     passes: tuple[RecognitionPass, ...] = (
         FirstPass(),
         ClosedSetPass(),
+        NameSlotPass(),
         LostCitationPass(),
         FocusPass(),
         NBestPass(),

@@ -190,6 +190,12 @@ class NamesMatcher:
         """The one-word roles the table calls a suspect by after "the" ("the vicar")."""
         return tuple(self._roles)
 
+    def protects(self, word: str) -> bool:
+        """Whether `word` is someone at the table rather than a suspect: a seat's name the matcher is told
+        never to touch, or a common given name unlike every suspect's ("Ann", "Lauren")."""
+        lowered = word.lower()
+        return lowered in self._protected or lowered in self._people
+
     def with_protected(self, words: Iterable[str]) -> NamesMatcher:
         """The same matcher that also never touches these words (the table's seat names)."""
         clone = object.__new__(NamesMatcher)

@@ -100,6 +100,9 @@ class UnderstandingSettings:
     # "exhibit" written "and live it": " exhibit 6" at -6.4, 2.3 ahead); on the tune fixtures (session 13)
     # every wrong exhibit best was within 0.7 of the next, so an exhibit slot keeps the margin, not the floor.
     closed_set_exhibit_floor: float = -7.0
+    # Name-slot pass: a command's {name} heard as at most this many words that name no one ("the person")
+    # has the six scored in its place (the closed set's floor and margin). Longer is talk about someone else.
+    name_slot_max_words: int = 3
     # Whole-command pass: only for a short utterance (at most these seconds of audio and words in
     # its transcript; an empty or rejected transcript counts as short) that gave the Host nothing.
     whole_command_max_seconds: float = 2.5

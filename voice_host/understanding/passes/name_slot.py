@@ -1,0 +1,130 @@
+"""The name-slot pass: a command the phrase grammar says whole, whose {name} named no one ("Remind us what the person
+told us."), has the six's names and roles scored in that name's place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from engine.grammar import IntentKind
+from engine.grammar import grammar as phrases_grammar
+from engine.messages import MessageKind
+from engine.text import find_phrase, word_spans, words
+from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher
+from voice_host.understanding.normalise import CorrectionKind, strip_openers
+from voice_host.understanding.passes.closed_set import (
+    ClosedSlot,
+    closed_best,
+    closed_slot_for,
+    name_candidates,
+    understand_repaired,
+)
+from voice_host.understanding.passes.shared import Ears, Hearing, PassName, unusable
+from voice_host.understanding.passes.slots import Slot
+from voice_host.understanding.understand import Heard
+
+_COMMANDS = frozenset({IntentKind.COMMAND})
+_NAMING = frozenset({MessageKind.COMMAND, MessageKind.CONFRONTATION})  # what a card command with a {name} is
+_TITLES = frozenset(title.lower().rstrip(".") for title in SPOKEN_TITLES)
+
+
+@dataclass(frozen=True)
+class LostName:
+    """A command's {name} heard as words that name no one, and the words around it."""
+
+    prefix: str  # the words before the name, as the slot is scored after them: "Remind us what", "Answers from Mr"
+    heard: str  # the words heard in the name's place: "the person"
+    rest: str  # the words after it: "told us", "'s answers, please"
+    role: bool  # "the" was heard before it (it stays in the prefix): a role follows ("the parson"), else a name
+
+
+def lost_name_for(heard: Heard, matcher: NamesMatcher, max_words: int) -> LostName | None:
+    """The {name} of a command the grammar reads in the words (a template or a request's object), when
+    the Host could not act on them because it named no one; None otherwise.
+
+    The phrase grammar's {name} takes any few words and leaves the engine to decide whether they name
+    one of the six; "what the person told us" is the answers command's object, with "the person" in
+    its name's place, and the classifier made it table talk. Not lost: words that name a suspect (the
+    classifier had its reasons), a name of someone at the table or a common given name ("what did Ann
+    say?" is about a player), or more than `max_words` words.
+    """
+    if heard.rejected is not None or not heard.text or not unusable(heard):
+        return None
+    grammar = phrases_grammar()
+    found = [match.slots.get("name") for match in grammar.matches(heard.text, _COMMANDS) if "{name}" in match.intent.card]
+    found += [request.said.slots.get("name") for request in grammar.request(heard.text) if "{name}" in request.said.intent.card]
+    tokens = words(heard.text)
+    for name in found:
+        if not name:
+            continue
+        said = name.split()
+        if len(said) > max_words or matcher.suspects_named(name) or any(matcher.protects(word) for word in said):
+            continue
+        at = find_phrase(tokens, said)
+        if at is None:
+            continue
+        spans = word_spans(heard.text)
+        first, last = at, at + len(said) - 1
+        possessive = tokens[last].endswith("'s")
+        # "Mr. Lizard", "the person": the title or the article was heard right, the word after it is the slot.
+        titled = said[0] in _TITLES and len(said) > 1
+        role = said[0] == "the" and len(said) > 1
+        first += titled or role
+        role = role or (first > 0 and tokens[first - 1] == "the")  # "let's hear the gloigment's answers"
+        before = heard.text[: spans[first][0]].rstrip()
+        prefix = strip_openers(before)
+        if not prefix:
+            continue  # a name opening the message ("Keld's answers") is the names matcher's to mend
+        rest = heard.text[spans[last][1] :].rstrip(" .!?")
+        return LostName(
+            prefix=_sentence(prefix) + ("." if titled and before.endswith(".") else ""),  # "Mr." as Whisper writes it
+            heard=" ".join(tokens[first : last + 1]).removesuffix("'s"),
+            rest=("'s" if possessive else "") + rest,
+            role=role,
+        )
+    return None
+
+
+def _sentence(text: str) -> str:
+    return f"{text[:1].upper()}{text[1:]}"
+
+
+@dataclass(frozen=True)
+class NameSlotPass:
+    """A command in the grammar's words whose name was heard as words that name no one: score the six there.
+
+    An espeak voice's "Remind us what the parson told us." comes back "... what the person told us.":
+    the words are the answers command's, but "the person" names no one, so the Host had nothing to
+    act on. The grammar says where the name stands; the six's roles (when "the" was heard before it)
+    or their one-word names (otherwise) are scored in its place after the words before it,
+    with the closed set's scorer, floor and margin. The best is put in the name's place and taken as
+    a repair (a costly command is confirmed) when the message then names that suspect. A command the
+    closed-set pass already scored ("Answers …", "Confront …") is left to it.
+    """
+
+    name: PassName = PassName.NAME_SLOT
+
+    def applies(self, hearing: Hearing, ears: Ears) -> bool:
+        heard = hearing.current
+        if closed_slot_for(heard, hearing.matcher) is not None:
+            return False
+        return lost_name_for(heard, hearing.matcher, ears.settings.name_slot_max_words) is not None
+
+    def run(self, hearing: Hearing, ears: Ears) -> None:
+        heard = hearing.current
+        lost = lost_name_for(heard, hearing.matcher, ears.settings.name_slot_max_words)
+        assert lost is not None
+        matcher = hearing.matcher
+        if lost.role:
+            roles = matcher.role_targets
+            candidates, values = tuple(f" {role.word}" for role in roles), tuple(role.suspect for role in roles)
+        else:
+            candidates, values = name_candidates(matcher)
+        said = closed_best(hearing, ears, ClosedSlot(Slot.SUSPECT, lost.prefix, candidates, values), self.name)
+        if said is None:
+            return
+        text = f"{lost.prefix} {said.strip()}{lost.rest}."
+        found = understand_repaired(hearing, ears, CorrectionKind.NAME, ears.settings.repairs.slot, text)
+        message = found.message
+        if message is not None and message.kind in _NAMING and message.suspect is not None:
+            hearing.heard = replace(found, transcript=heard.transcript)
