@@ -556,7 +556,13 @@ MOVED_TO_TUNE = frozenset(
 # "Barge-in", run 9), a cut of it was heard with "pass" in it and acted on; moved so that what it taught is
 # shaped on tune.
 MOVED_AFTER_SHORT_TALK = frozenset({"I'd like to know more about {who} and the letter."})
-MOVED_TO_TUNE = MOVED_TO_TUNE | MOVED_AFTER_SHORT_TALK
+# 2026-12-05 (session 30): run 24's misses on these showed a role heard as a common word where the answers
+# command's name stands ("Remind us what the person told us.", "What did the mika say?"); the name-slot pass was
+# built after seeing them, so they move to tune, where it is shaped and measured.
+MOVED_AFTER_RUN_24 = frozenset({"Remind us what {who} told us.", "What did {who} say?"})
+# Each batch moved after the last, in order: its lines are dealt tune voices after everything before them.
+MOVED_LATER: tuple[frozenset[str], ...] = (MOVED_AFTER_SHORT_TALK, MOVED_AFTER_RUN_24)
+MOVED_TO_TUNE = MOVED_TO_TUNE.union(*MOVED_LATER)
 MOVED = "moved_to_tune"  # the tag of a moved phrasing's lines
 
 # The test phrasings made for those moved to tune: other wordings of the same kind of message.
@@ -584,9 +590,15 @@ SHORT_TALK: list[Template] = [
 LATEST_TEST: list[Template] = [
     Template("t-name", "I keep thinking about {who} and that letter.", "table_talk", split=Split.TEST),
 ]
+# The test phrasings made for MOVED_AFTER_RUN_24: the answers command in other words again.
+AFTER_RUN_24_TEST: list[Template] = [
+    Template("answers", "Tell us again what {who} said.", "command", "answers", split=Split.TEST),
+    Template("answers", "What were {poss} answers again?", "command", "answers", split=Split.TEST),
+]
 
 ALL_TEMPLATES: list[Template] = [
     *COMMANDS, *QUESTIONS, *CONFRONTATIONS, *ACCUSATIONS, *TABLE_TALK, *LATER_TEST, *SHORT_TALK, *LATEST_TEST,
+    *AFTER_RUN_24_TEST,
 ]  # fmt: skip
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from audio_fixtures.corpus import MOVED, MOVED_AFTER_SHORT_TALK, SHORT_TALK_GROUP, Split, all_lines, line_id
+from audio_fixtures.corpus import MOVED, MOVED_LATER, SHORT_TALK_GROUP, Split, all_lines, line_id
 from audio_fixtures.fixtures import (
     CORPUS_MANIFEST,
     RENDER_DIR,
@@ -59,7 +59,7 @@ def corpus_fixtures() -> list[Fixture]:
     A phrasing moved from test to tune (corpus.MOVED_TO_TUNE) keeps its place in test's deal, its
     voice unused, so no test line changes voice; its lines get tune voices after tune's own lines, and
     the short table talk added later (corpus.SHORT_TALK) after those, and the phrasings moved after that
-    (corpus.MOVED_AFTER_SHORT_TALK) last.
+    (corpus.MOVED_LATER, batch by batch) last.
     """
     tune_texts = {_key(f.said) for f in load_manifest()}
     spoken = [line for line in all_lines() if "typed_only" not in line.tags]
@@ -72,9 +72,11 @@ def corpus_fixtures() -> list[Fixture]:
             later = [line for line in spoken if line.split is split and line.template.startswith(f"{SHORT_TALK_GROUP}:")]
             dealt = [line for line in spoken if line.split is split and MOVED not in line.tags and line not in later]
             moved = [line for line in spoken if MOVED in line.tags]
-            dealt += [line for line in moved if line.template.split(":", 1)[1] not in MOVED_AFTER_SHORT_TALK]
+            moved_later = frozenset().union(*MOVED_LATER)
+            dealt += [line for line in moved if line.template.split(":", 1)[1] not in moved_later]
             dealt += later
-            dealt += [line for line in moved if line.template.split(":", 1)[1] in MOVED_AFTER_SHORT_TALK]
+            for batch in MOVED_LATER:
+                dealt += [line for line in moved if line.template.split(":", 1)[1] in batch]
         else:
             dealt = [line for line in spoken if line.split is split or MOVED in line.tags]
         for line in dealt:
