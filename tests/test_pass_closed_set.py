@@ -334,3 +334,21 @@ def test_no_addressee_is_put_when_none_stands_out(case: Case, game: Game) -> Non
     recognizer = ScriptedRecognizer("Yeah, where were you at ten?", "", fits={" Thwaite": -2.0, " Keld": -2.4})
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
     assert heard.message is None or heard.message.suspect is None
+
+
+def test_a_confrontation_whose_suspect_was_heard_after_the_has_the_roles_scored(case: Case, round_two: Game) -> None:
+    # "Confront the vicar about E7." heard with the role as another word: after "the" only a role fits.
+    recognizer = ScriptedRecognizer("Confront the vehicle about the salmon.", "", fits={" vicar": -1.0, " E7": -1.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert recognizer.calls[1:3] == ["closed set: Confront the", "closed set: Confront the vicar with"]
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "keld" and heard.message.exhibits == (7,)
+
+
+def test_answers_heard_with_the_before_the_name_has_the_roles_scored(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Answers the gloigment.", "", fits={" clergyman": -1.0, " Keld": -0.5})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "closed set: Answers the" in recognizer.calls
+    assert " Keld" not in result.scores[0].continuations  # "the Keld" is no way to name him
+    assert result.heard.message is not None and result.heard.message.command is Command.ANSWERS
+    assert result.heard.message.suspect == "keld"

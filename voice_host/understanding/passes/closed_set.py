@@ -80,15 +80,34 @@ def closed_slot_for(heard: Heard, matcher: NamesMatcher) -> ClosedSlot | None:
     # 24 decoder sequences, not one or two: tens of seconds on two loaded cores).
     opening = CONFRONT_OPENING.match(body, asked)
     if opening and _said_after(body, opening.end()) and not fills(message, Slot.CONFRONTATION):
-        return ClosedSlot(Slot.CONFRONTATION, _capitalised(body[: opening.end()]), *name_candidates(matcher))
+        return _suspect_slot(Slot.CONFRONTATION, _capitalised(body[: opening.end()]), body[opening.end() :], matcher)
     answers = ANSWERS_OPENING.match(body)
     if answers and _said_after(body, answers.end()) and not fills(message, Slot.SUSPECT):
-        return ClosedSlot(Slot.SUSPECT, "Answers", *name_candidates(matcher))
+        return _suspect_slot(Slot.SUSPECT, "Answers", body[answers.end() :], matcher)
     # "Ask Flit, where were you?": the words after "Ask" named no one (not a pronoun: "Ask him").
     ask = ASK_OPENING.match(body)
     if ask and ask.group(2).split()[0].lower() not in NOT_ADDRESSEES and not fills(message, Slot.ADDRESSEE):
         return ClosedSlot(Slot.ADDRESSEE, "Ask", *name_candidates(matcher))
     return None
+
+
+#: "the" heard where a suspect goes: a role follows it ("Confront the vehicle about E15." is the vicar).
+_ARTICLE = re.compile(r"^[\s,.:;]*the\s+\w", re.IGNORECASE)
+
+
+def suspect_candidates(matcher: NamesMatcher, role: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The six as one slot's continuations: their one-word roles (after a heard "the"), else their one-word names."""
+    if role:
+        roles = matcher.role_targets
+        return tuple(f" {target.word}" for target in roles), tuple(target.suspect for target in roles)
+    return name_candidates(matcher)
+
+
+def _suspect_slot(slot: Slot, prefix: str, after: str, matcher: NamesMatcher) -> ClosedSlot:
+    """A suspect slot scored after `prefix`: the roles after "the" when that was heard first, else the names."""
+    if _ARTICLE.match(after):
+        return ClosedSlot(slot, f"{prefix} the", *suspect_candidates(matcher, role=True))
+    return ClosedSlot(slot, prefix, *suspect_candidates(matcher, role=False))
 
 
 def _capitalised(said: str) -> str:

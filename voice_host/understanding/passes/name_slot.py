@@ -16,7 +16,7 @@ from voice_host.understanding.passes.closed_set import (
     ClosedSlot,
     closed_best,
     closed_slot_for,
-    name_candidates,
+    suspect_candidates,
     understand_repaired,
 )
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, unusable
@@ -114,12 +114,7 @@ class NameSlotPass:
         heard = hearing.current
         lost = lost_name_for(heard, hearing.matcher, ears.settings.name_slot_max_words)
         assert lost is not None
-        matcher = hearing.matcher
-        if lost.role:
-            roles = matcher.role_targets
-            candidates, values = tuple(f" {role.word}" for role in roles), tuple(role.suspect for role in roles)
-        else:
-            candidates, values = name_candidates(matcher)
+        candidates, values = suspect_candidates(hearing.matcher, lost.role)
         said = closed_best(hearing, ears, ClosedSlot(Slot.SUSPECT, lost.prefix, candidates, values), self.name)
         if said is None:
             return
