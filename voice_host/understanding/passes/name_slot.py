@@ -32,8 +32,8 @@ _TITLES = frozenset(title.lower().rstrip(".") for title in SPOKEN_TITLES)
 class LostName:
     """A command's {name} heard as words that name no one, and the words around it."""
 
-    prefix: str  # the words before the name, as the slot is scored after them: "Remind us what", "Answers from Mr"
-    heard: str  # the words heard in the name's place: "the person"
+    prefix: str  # the words before the name, as the slot is scored after them: "Remind us what the", "… from Mr."
+    heard: str  # the words heard in the name's place, after a title or "the": "person"
     rest: str  # the words after it: "told us", "'s answers, please"
     role: bool  # "the" was heard before it (it stays in the prefix): a role follows ("the parson"), else a name
 
