@@ -87,6 +87,19 @@ def test_table_talk_never_becomes_a_whole_command(case: Case, game: Game) -> Non
     assert not ran and heard.message is not None and heard.message.command is None
 
 
+@pytest.mark.parametrize(("said", "word"), [("No idea.", " No"), ("Yes and no.", " Yes")])
+def test_a_reply_that_opens_on_an_answer_word_is_not_taken_for_it(case: Case, game: Game, said: str, word: str) -> None:
+    # The answer word alone scores as well as the transcript's first word: Whisper heard more after it.
+    heard, calls = _whole(case, game, said, {word: -0.1, f" {said}": -0.6})
+    assert "closed set: " in calls
+    assert heard.message is None or heard.message.command not in (Command.YES, Command.NO)
+
+
+def test_an_answer_word_heard_as_another_word_is_still_found(case: Case, game: Game) -> None:
+    heard, _ = _whole(case, game, "Nah.", {" No": -0.2, " Nah.": -1.5})
+    assert heard.message is not None and heard.message.command is Command.NO
+
+
 def test_a_usable_transcript_is_never_scored_as_a_whole_command(case: Case, game: Game) -> None:
     heard, calls = _whole(case, game, "Pass.", {" Next": -0.1})
     assert "closed set: " not in calls

@@ -40,6 +40,16 @@ def whole_command_candidates() -> tuple[CommandCandidate, ...]:
     return tuple(candidates)
 
 
+#: The answer words: they open ordinary replies ("No idea.", "Yes, I think so.") as often as they answer.
+_ANSWER_WORDS = frozenset({Command.YES.value, Command.NO.value})
+
+
+def _opens(transcript: str, command: str) -> bool:
+    """Whether the transcript's words begin with the command's and go on after them."""
+    said, words = re.findall(r"\w+", transcript.lower()), re.findall(r"\w+", command.lower())
+    return len(said) > len(words) and said[: len(words)] == words
+
+
 def word_count(text: str) -> int:
     return len(re.findall(r"\w+", text))
 
@@ -101,6 +111,10 @@ class WholeCommandPass:
         if over_transcript < settings.whole_command_over_transcript:
             return
         text = next(c.said for c in candidates if c.card == card).strip()
+        if card in _ANSWER_WORDS and _opens(own, text):
+            # "No idea.": a lone " No" scores as well as the transcript's own first word, but Whisper heard
+            # more after it, and whether a reply that opens on a yes or a no is one is the grammar's to say.
+            return
         if card == Command.ANSWERS.value:
             # Whose answers: the six's names after "Answers", the closed set's own small pass.
             name = closed_best(hearing, ears, ClosedSlot(Slot.SUSPECT, "Answers", *name_candidates(hearing.matcher)), self.name)
