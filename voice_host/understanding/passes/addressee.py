@@ -37,6 +37,16 @@ class LostAddressee:
     question: str  # "how did you get mud on your shoes?"
 
 
+def _put_to_no_one(heard: Heard) -> bool:
+    """Words heard that the Host could not act on, or a question it could put to no one: where a lost name may be."""
+    if heard.rejected is not None or not heard.text:
+        return False
+    message = heard.message
+    if message is not None and message.suspect is not None:
+        return False
+    return unusable(heard) or (message is not None and message.kind is MessageKind.QUESTION)
+
+
 def lost_addressee_for(heard: Heard) -> LostAddressee | None:
     """A message shaped like a question put to someone, whose head named no one, or None.
 
@@ -45,12 +55,7 @@ def lost_addressee_for(heard: Heard) -> LostAddressee | None:
     says "you" or ends with "?"). "Sir Goyer, how did you get mud on your shoes?" and "Yeah, where
     were you at 10?" qualify; "Who killed her, though?" and "Well, I think so." do not.
     """
-    if heard.rejected is not None or not heard.text:
-        return None
-    message = heard.message
-    if message is not None and message.suspect is not None:
-        return None
-    if not (unusable(heard) or (message is not None and message.kind is MessageKind.QUESTION)):
+    if not _put_to_no_one(heard):
         return None
     # "Mrs. Logick, …": a title's full stop is not where the head ends.
     head = _HEAD.match(_TITLE_STOP.sub(r"\1", heard.text))
@@ -139,12 +144,7 @@ def lost_tail_addressee_for(heard: Heard, matcher: NamesMatcher) -> LostTailAddr
     say "you"). Not lost: a pronoun, a vocative ("love", "mate"), a word that only closes the sentence
     ("then", "though"), someone at the table or a common given name, or words that name a suspect.
     """
-    if heard.rejected is not None or not heard.text:
-        return None
-    message = heard.message
-    if message is not None and message.suspect is not None:
-        return None
-    if not (unusable(heard) or (message is not None and message.kind is MessageKind.QUESTION)):
+    if not _put_to_no_one(heard):
         return None
     found = _TAIL.match(_TITLE_STOP.sub(r"\1", heard.text))
     if found is None:
