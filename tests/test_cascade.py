@@ -422,7 +422,6 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
         PassName.NEAR_VOICE,
         PassName.ACCUSED_EXHIBITS,
         PassName.ADDRESSEE,
-        PassName.TAIL_ADDRESSEE,
         PassName.WHOLE_COMMAND,
         PassName.PHRASED_COMMAND,
         PassName.CHECK,

@@ -356,41 +356,6 @@ def test_answers_heard_with_the_before_the_name_has_the_roles_scored(case: Case,
     assert result.heard.message.suspect == "keld"
 
 
-def test_a_question_whose_name_said_last_was_lost_is_put_to_the_one_the_closed_set_hears(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("Where were you at 10, flay?", "", fits={" Thwaite": -1.0, " Keld": -3.5})
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert "closed set: Where were you at 10," in recognizer.calls
-    scored = result.scores[-1].continuations
-    assert " Thwaite" in scored and " lawyer" in scored  # names and bare roles, as said last
-    heard = result.heard
-    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION
-    assert heard.message.suspect == "thwaite" and heard.text.endswith("at 10, Thwaite?")
-    assert heard.needs_confirmation  # a question spent on the closed set's choice is asked about first
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "Did you like it, love?",  # a vocative
-        "Where were you at 10, then?",  # a word that closes the sentence
-        "Do you think so, Ann?",  # someone at the table
-        "I think it was him, boy.",  # not a question put to anyone
-        "Where were you at 10, Thwaite?",  # the name was heard
-    ],
-)
-def test_no_name_said_last_is_scored_where_none_was_lost(case: Case, game: Game, said: str) -> None:
-    recognizer = ScriptedRecognizer(said, said, fits={" Thwaite": -1.0})
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert PassName.TAIL_ADDRESSEE not in [run.name for run in result.runs]
-
-
-def test_no_name_said_last_is_put_when_none_stands_out(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("How did you get mud on your shoes, boy?", "", fits={" lawyer": -2.0, " Keld": -2.4})
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert PassName.TAIL_ADDRESSEE in [run.name for run in result.runs]
-    assert result.heard.message is None or result.heard.message.suspect is None
-
-
 NAME_SLOT_WORDS = UnderstandingSettings().name_slot_max_words
 
 

@@ -44,9 +44,6 @@ The passes, in order (with the prompt biasing, the default):
 - addressee, when the transcript still gives nothing (or a question to no one) but reads as a
   question put to someone whose name was lost ("Sir Goyer, how did you …"): the six's names and
   roles scored in the head's place; the best gets the question, always asked about first;
-- tail addressee, when a question in the card's last address form ("..., NAME?") had the words after
-  its comma name no one ("How did you get mud on your shoes, boy?"): the six's names and bare roles
-  scored there; the best gets the question, always asked about first;
 - whole command, when a short utterance (an empty or rejected transcript, or a few words) still gives
   the Host nothing: the card's free commands ("Next", "Read E{n}", "Answers" …) and the transcript's
   own words scored against the audio in one batched decoder pass over their prefix trie; the best
@@ -71,7 +68,7 @@ from typing import TYPE_CHECKING
 
 from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.understanding.passes.accused_exhibits import AccusedExhibitsPass
-from voice_host.understanding.passes.addressee import AddresseePass, TailAddresseePass
+from voice_host.understanding.passes.addressee import AddresseePass
 from voice_host.understanding.passes.check import CheckPass
 from voice_host.understanding.passes.closed_set import ClosedSetPass
 from voice_host.understanding.passes.first import FirstPass
@@ -116,7 +113,6 @@ def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
         NearVoicePass(),
         AccusedExhibitsPass(),
         AddresseePass(),
-        TailAddresseePass(),
         WholeCommandPass(),
         PhrasedCommandPass(),
     )

@@ -8,7 +8,6 @@ import re
 from dataclasses import dataclass, replace
 
 from engine.classify import ADDRESS_WORDS, QUESTION_WORDS
-from engine.grammar import grammar as phrases_grammar
 from engine.messages import MessageKind
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher
 from voice_host.understanding.normalise import CorrectionKind, strip_openers
@@ -37,16 +36,6 @@ class LostAddressee:
     question: str  # "how did you get mud on your shoes?"
 
 
-def _put_to_no_one(heard: Heard) -> bool:
-    """Words heard that the Host could not act on, or a question it could put to no one: where a lost name may be."""
-    if heard.rejected is not None or not heard.text:
-        return False
-    message = heard.message
-    if message is not None and message.suspect is not None:
-        return False
-    return unusable(heard) or (message is not None and message.kind is MessageKind.QUESTION)
-
-
 def lost_addressee_for(heard: Heard) -> LostAddressee | None:
     """A message shaped like a question put to someone, whose head named no one, or None.
 
@@ -55,7 +44,12 @@ def lost_addressee_for(heard: Heard) -> LostAddressee | None:
     says "you" or ends with "?"). "Sir Goyer, how did you get mud on your shoes?" and "Yeah, where
     were you at 10?" qualify; "Who killed her, though?" and "Well, I think so." do not.
     """
-    if not _put_to_no_one(heard):
+    if heard.rejected is not None or not heard.text:
+        return None
+    message = heard.message
+    if message is not None and message.suspect is not None:
+        return None
+    if not (unusable(heard) or (message is not None and message.kind is MessageKind.QUESTION)):
         return None
     # "Mrs. Logick, …": a title's full stop is not where the head ends.
     head = _HEAD.match(_TITLE_STOP.sub(r"\1", heard.text))
@@ -114,87 +108,6 @@ class AddresseePass:
         if said is None:
             return
         text = f"{lost.prefix} {said.strip()}, {lost.question}".strip()
-        found = understand_repaired(hearing, ears, CorrectionKind.NAME, ears.settings.repairs.slot, text)
-        if found.message is not None and found.message.kind is MessageKind.QUESTION and found.message.suspect is not None:
-            hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=True)
-
-
-# Words said after a question's last comma that call no one ("..., then?", "..., though?"), besides the
-# grammar's vocatives ("..., love?") and pronouns: the table's own talk, not a suspect's name heard wrong.
-_NOT_A_NAME_AFTER = frozenset(
-    "then now though too again please anyway exactly really everyone everybody anybody anyone folks all you".split()
-)
-# The card's last address form (MESSAGES rule 4): "..., NAME?", with at most two words after the comma.
-_TAIL = re.compile(r"^(?P<question>.*\S),\s*(?P<tail>[\w'.-]+(?:\s+[\w'.-]+)?)\s*[?.!]?\s*$", re.DOTALL)
-
-
-@dataclass(frozen=True)
-class LostTailAddressee:
-    """A question put with the name last ("..., NAME?") whose name was lost: the question, up to its comma."""
-
-    question: str  # "How did you get mud on your shoes,"
-    tail: str  # the words heard in the name's place: "boy"
-
-
-def lost_tail_addressee_for(heard: Heard, matcher: NamesMatcher) -> LostTailAddressee | None:
-    """A message that reads as a question put to someone, ending on one or two words after a comma that
-    name no one ("Where were you at 10, flay?"), or None.
-
-    The words before the comma must read as a question to someone (a question word opens them, or they
-    say "you"). Not lost: a pronoun, a vocative ("love", "mate"), a word that only closes the sentence
-    ("then", "though"), someone at the table or a common given name, or words that name a suspect.
-    """
-    if not _put_to_no_one(heard):
-        return None
-    found = _TAIL.match(_TITLE_STOP.sub(r"\1", heard.text))
-    if found is None:
-        return None
-    tail = found.group("tail").strip(" .")
-    said = re.findall(r"[\w']+", tail.lower())
-    vocatives = phrases_grammar().lists["vocative"].values
-    if not said or any(word in _NOT_A_NAME_AFTER or word in vocatives or matcher.protects(word) for word in said):
-        return None
-    if matcher.suspects_named(tail):
-        return None
-    question = found.group("question")
-    first = re.findall(r"[\w']+", strip_openers(question).lower())[:1]
-    if not (_YOU_WORDS.search(question) or (first and first[0] in QUESTION_WORDS)):
-        return None
-    return LostTailAddressee(f"{question},", tail)
-
-
-def _tail_candidates(matcher: NamesMatcher) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The six's one-word names and their bare roles, as said last ("..., Thwaite?", "..., lawyer?")."""
-    names, keys = name_candidates(matcher)
-    roles = matcher.role_targets
-    return (*names, *(f" {role.word}" for role in roles)), (*keys, *(role.suspect for role in roles))
-
-
-@dataclass(frozen=True)
-class TailAddresseePass:
-    """A question put with the name last whose name was lost: score the six in the name's place.
-
-    "Where were you at ten, Thwaite?" comes back "Where were you at 10, flay?": a question in the card's
-    last address form (MESSAGES rule 4), but the word after its comma names no one, so the Host took it
-    for table talk. The six's one-word names and roles are scored after the question up to its comma,
-    with the closed set's scorer, floor and margin; the best is put in the name's place and the question
-    goes to them as a repair, always asked about first (a question is spent on the closed set's choice).
-    """
-
-    name: PassName = PassName.TAIL_ADDRESSEE
-
-    def applies(self, hearing: Hearing, ears: Ears) -> bool:
-        return lost_tail_addressee_for(hearing.current, hearing.matcher) is not None
-
-    def run(self, hearing: Hearing, ears: Ears) -> None:
-        heard = hearing.current
-        lost = lost_tail_addressee_for(heard, hearing.matcher)
-        assert lost is not None
-        candidates, values = _tail_candidates(hearing.matcher)
-        said = closed_best(hearing, ears, ClosedSlot(Slot.ADDRESSEE, lost.question, candidates, values), self.name)
-        if said is None:
-            return
-        text = f"{lost.question} {said.strip()}?"
         found = understand_repaired(hearing, ears, CorrectionKind.NAME, ears.settings.repairs.slot, text)
         if found.message is not None and found.message.kind is MessageKind.QUESTION and found.message.suspect is not None:
             hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=True)

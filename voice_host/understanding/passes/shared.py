@@ -72,7 +72,6 @@ class PassName(Enum):
     CLOSED_SET = "closed_set"
     LOST_CITATION = "lost_citation"
     ADDRESSEE = "addressee"
-    TAIL_ADDRESSEE = "tail_addressee"
     NAME_SLOT = "name_slot"
     WHOLE_COMMAND = "whole_command"
     PHRASED_COMMAND = "phrased_command"
