@@ -45,6 +45,7 @@ from voice_host.ears.sound import Audio  # noqa: E402
 from voice_host.ears.turn import EndOfTurn, TurnText  # noqa: E402
 from voice_host.ears.vad import SegmenterSettings  # noqa: E402
 from voice_host.understanding.complete import heard_turn  # noqa: E402
+from voice_host.understanding.passes.shared import PassName  # noqa: E402
 from voice_host.understanding.understand import Heard  # noqa: E402
 
 SAMPLE_SEED = 20261227
@@ -131,14 +132,14 @@ def voice_family(fixture: Fixture) -> str:
 
 
 class Bench:
-    def __init__(self, with_baseline: bool = True, side_decode: bool = True) -> None:
+    def __init__(self, with_baseline: bool = True, side_decode: bool = True, without: frozenset[PassName] = frozenset()) -> None:
         from voice_host.cli.hear import HearPipeline, fresh_game, game_at_accusation
         from voice_host.ears.asr import RecognitionOptions, Recognizer
         from voice_host.loop.casefiles import load_bundled_case
         from voice_host.mouth.tts import Synthesizer
 
         self.case = load_bundled_case()
-        self.pipeline = HearPipeline(self.case, side_decode=side_decode)
+        self.pipeline = HearPipeline(self.case, side_decode=side_decode, without=without)
         # The baseline is stock faster-whisper: Whisper's whole 30 s window (the model is shared).
         self.plain: Recognizer | None = Recognizer(RecognitionOptions(window_padding_seconds=None)) if with_baseline else None
         self.synth = Synthesizer()
@@ -474,6 +475,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="the check pass decodes after the first pass, on the same model instance (as before 2026-12-04)",
     )
+    parser.add_argument(
+        "--without",
+        default="",
+        help="passes taken out of the Host's cascade, comma-separated (name_slot, closed_set, ...): the before of a"
+        " paired run for one pass, with --no-side-decode so the check pass decodes in the same place both times",
+    )
     parser.add_argument("--text", action="store_true", help="the said words, no audio: understanding alone")
     parser.add_argument("--report", type=Path, default=None, help="print the tables from a results file and stop")
     parser.add_argument(
@@ -506,7 +513,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out.write_text("", encoding="utf-8")
     if args.no_baseline or args.text:
         args.baseline_splits = ""
-    bench = Bench(with_baseline=bool(args.baseline_splits), side_decode=not args.no_side_decode)
+    without = frozenset(PassName(name) for name in args.without.split(",") if name)
+    bench = Bench(with_baseline=bool(args.baseline_splits), side_decode=not args.no_side_decode, without=without)
     print(
         "host = HearPipeline (base b5 int8, its passes, repair, NAMES matcher, confirmation);"
         " baseline = stock base b5 (30 s window) unbiased, exact NAMES, never confirms",

@@ -426,3 +426,11 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
         PassName.PHRASED_COMMAND,
         PassName.CHECK,
     ]
+
+
+def test_a_benchmark_can_take_one_pass_out_of_the_cascade() -> None:
+    every = [step.name for step in cascade_for(Biasing.PROMPT_CHECKED)]
+    without = [step.name for step in cascade_for(Biasing.PROMPT_CHECKED, frozenset({PassName.NAME_SLOT}))]
+    assert without == [name for name in every if name is not PassName.NAME_SLOT]  # the rest in order
+    with pytest.raises(ValueError):
+        cascade_for(Biasing.PROMPT_CHECKED, frozenset({PassName.FIRST}))

@@ -24,8 +24,8 @@ from engine.rules import ROUNDS
 from voice_host.ears.asr import RecognitionOptions, Recognizer
 from voice_host.ears.side_decode import SideDecoder
 from voice_host.ears.sound import BLOCK_SAMPLES, SAMPLE_RATE, Audio
-from voice_host.understanding.cascade import Recognised, RecognitionPasses
-from voice_host.understanding.passes.shared import Biasing, Vocabulary
+from voice_host.understanding.cascade import Recognised, RecognitionPasses, cascade_for
+from voice_host.understanding.passes.shared import Biasing, PassName, Vocabulary
 from voice_host.understanding.understand import Heard, Understander
 
 log = logging.getLogger(__name__)
@@ -91,15 +91,18 @@ class HearPipeline:
         options: RecognitionOptions | None = None,
         use_vad: bool = True,
         side_decode: bool = True,
+        without: frozenset[PassName] = frozenset(),
     ) -> None:
+        """`without`: passes taken out of the cascade (a benchmark's "before" for one pass; the Host runs them all)."""
         self.case = case
         self.names = {s.key: s.name for s in case.suspects}
         self.understander = Understander(case.suspects)
         self.recognizer = Recognizer(options or RecognitionOptions())
         # The check pass decodes beside the first pass on a second instance (peak memory about 60 MB more).
         beside = SideDecoder.beside(self.recognizer) if side_decode and biasing is Biasing.PROMPT_CHECKED else None
+        cascade = cascade_for(biasing, without)
         self.passes = RecognitionPasses(
-            self.recognizer, Vocabulary.for_suspects(case.suspects), self.understander, biasing, beside=beside
+            self.recognizer, Vocabulary.for_suspects(case.suspects), self.understander, biasing, passes=cascade, beside=beside
         )
         self.use_vad = use_vad
         self._vad = None

@@ -98,8 +98,16 @@ if TYPE_CHECKING:
     from voice_host.ears.sound import Audio
 
 
-def cascade_for(biasing: Biasing) -> tuple[RecognitionPass, ...]:
-    """The passes for a biasing choice, in the order they run."""
+def cascade_for(biasing: Biasing, without: frozenset[PassName] = frozenset()) -> tuple[RecognitionPass, ...]:
+    """The passes for a biasing choice, in the order they run; `without` takes passes out (a benchmark's "before"
+    for one pass: the Host runs them all). The first pass is never taken out."""
+    if PassName.FIRST in without:
+        raise ValueError("the first pass is what every other pass starts from")
+    every = _cascade(biasing)
+    return tuple(step for step in every if step.name not in without)
+
+
+def _cascade(biasing: Biasing) -> tuple[RecognitionPass, ...]:
     if biasing is Biasing.NONE:
         return (FirstPass(prompted=False),)
     passes: tuple[RecognitionPass, ...] = (
