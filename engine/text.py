@@ -63,13 +63,13 @@ def _folded(text: str) -> str:
 
 def word_spans(text: str) -> list[tuple[int, int]]:
     """Where each of `words(text)` stands in `text` (start, end)."""
+    # Positions in the folded text are the text's: folding keeps the length of the letters words are made of.
     return [match.span() for match in _WORD.finditer(_folded(text))]
 
 
 def after_words(text: str, count: int) -> str:
     """`text` after its first `count` words (as `words` counts them), without the marks that follow them."""
-    # Positions in the folded text are the text's: folding keeps the length of the letters words are made of.
-    ends = [match.end() for match in _WORD.finditer(_folded(text))]
+    ends = [end for _, end in word_spans(text)]
     if count <= 0 or count > len(ends):
         return text
     return text[ends[count - 1] :].lstrip(" ,.:;!-–—")

@@ -72,7 +72,7 @@ def closed_slot_for(heard: Heard, matcher: NamesMatcher) -> ClosedSlot | None:
     asked = len(body) - len(after_words(body, phrases_grammar().part_words("let_us", body)))
     confront = CONFRONT_WITH_OPENING.match(body, asked)
     if confront and _said_after(body, confront.end()) and message.suspect and not fills(message, Slot.EXHIBIT):
-        return ClosedSlot(Slot.EXHIBIT, _capitalised(body[: confront.end()]), *exhibit_candidates())
+        return ClosedSlot(Slot.EXHIBIT, capitalised(body[: confront.end()]), *exhibit_candidates())
     # Any other "Confront" opening a message that is not a whole confrontation: the suspect, or the
     # exhibit with no "with" after the suspect to continue from, or both were lost. The suspect is
     # found first (when lost), then the exhibit after it: one small batched pass per lost slot, each
@@ -80,7 +80,7 @@ def closed_slot_for(heard: Heard, matcher: NamesMatcher) -> ClosedSlot | None:
     # 24 decoder sequences, not one or two: tens of seconds on two loaded cores).
     opening = CONFRONT_OPENING.match(body, asked)
     if opening and _said_after(body, opening.end()) and not fills(message, Slot.CONFRONTATION):
-        return _suspect_slot(Slot.CONFRONTATION, _capitalised(body[: opening.end()]), body[opening.end() :], matcher)
+        return _suspect_slot(Slot.CONFRONTATION, capitalised(body[: opening.end()]), body[opening.end() :], matcher)
     answers = ANSWERS_OPENING.match(body)
     if answers and _said_after(body, answers.end()) and not fills(message, Slot.SUSPECT):
         return _suspect_slot(Slot.SUSPECT, "Answers", body[answers.end() :], matcher)
@@ -110,7 +110,8 @@ def _suspect_slot(slot: Slot, prefix: str, after: str, matcher: NamesMatcher) ->
     return ClosedSlot(slot, prefix, *suspect_candidates(matcher, role=False))
 
 
-def _capitalised(said: str) -> str:
+def capitalised(said: str) -> str:
+    """Words as Whisper opens a sentence with them: the first letter a capital."""
     return f"{said[:1].upper()}{said[1:]}"
 
 

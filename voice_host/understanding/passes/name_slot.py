@@ -14,6 +14,7 @@ from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher
 from voice_host.understanding.normalise import CorrectionKind, strip_openers
 from voice_host.understanding.passes.closed_set import (
     ClosedSlot,
+    capitalised,
     closed_best,
     closed_slot_for,
     suspect_candidates,
@@ -53,7 +54,7 @@ def lost_name_for(heard: Heard, matcher: NamesMatcher, max_words: int) -> LostNa
     grammar = phrases_grammar()
     found = [match.slots.get("name") for match in grammar.matches(heard.text, _COMMANDS) if "{name}" in match.intent.card]
     found += [request.said.slots.get("name") for request in grammar.request(heard.text) if "{name}" in request.said.intent.card]
-    tokens = words(heard.text)
+    tokens, spans = words(heard.text), word_spans(heard.text)
     for name in found:
         if not name:
             continue
@@ -63,7 +64,6 @@ def lost_name_for(heard: Heard, matcher: NamesMatcher, max_words: int) -> LostNa
         at = find_phrase(tokens, said)
         if at is None:
             continue
-        spans = word_spans(heard.text)
         first, last = at, at + len(said) - 1
         possessive = tokens[last].endswith("'s")
         # "Mr. Lizard", "the person": the title or the article was heard right, the word after it is the slot.
@@ -77,16 +77,12 @@ def lost_name_for(heard: Heard, matcher: NamesMatcher, max_words: int) -> LostNa
             continue  # a name opening the message ("Keld's answers") is the names matcher's to mend
         rest = heard.text[spans[last][1] :].rstrip(" .!?")
         return LostName(
-            prefix=_sentence(prefix) + ("." if titled and before.endswith(".") else ""),  # "Mr." as Whisper writes it
+            prefix=capitalised(prefix) + ("." if titled and before.endswith(".") else ""),  # "Mr." as Whisper writes it
             heard=" ".join(tokens[first : last + 1]).removesuffix("'s"),
             rest=("'s" if possessive else "") + rest,
             role=role,
         )
     return None
-
-
-def _sentence(text: str) -> str:
-    return f"{text[:1].upper()}{text[1:]}"
 
 
 @dataclass(frozen=True)

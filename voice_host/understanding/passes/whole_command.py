@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from engine.messages import Command
 from engine.rules import EXHIBITS
+from engine.text import words
 from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.understanding.normalise import Correction, CorrectionKind
 from voice_host.understanding.passes.closed_set import ClosedSlot, closed_best, name_candidates
@@ -34,8 +35,8 @@ def whole_command_candidates() -> tuple[CommandCandidate, ...]:
     set, scored only when "Answers" wins (a sequence per name would triple the pass's cost).
     """
     alone = [command for command in Command if command is not Command.READ]
-    words = [*(command.value for command in alone), "repeat"]
-    candidates = [CommandCandidate(f" {word[:1].upper()}{word[1:]}", word) for word in words]
+    said = [*(command.value for command in alone), "repeat"]
+    candidates = [CommandCandidate(f" {word[:1].upper()}{word[1:]}", word) for word in said]
     candidates += [CommandCandidate(f" Read E{n}", f"read E{n}") for n in range(1, EXHIBITS + 1)]
     return tuple(candidates)
 
@@ -46,8 +47,8 @@ _ANSWER_WORDS = frozenset({Command.YES.value, Command.NO.value})
 
 def _opens(transcript: str, command: str) -> bool:
     """Whether the transcript's words begin with the command's and go on after them."""
-    said, words = re.findall(r"\w+", transcript.lower()), re.findall(r"\w+", command.lower())
-    return len(said) > len(words) and said[: len(words)] == words
+    said, meant = words(transcript), words(command)
+    return len(said) > len(meant) and said[: len(meant)] == meant
 
 
 def word_count(text: str) -> int:
