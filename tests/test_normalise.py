@@ -118,6 +118,10 @@ def test_whisper_punctuation_and_quotes_are_tidied() -> None:
         ("Confront Keld with 7.", "Confront Keld with E7."),
         ("Confront Keld with 3 and 9", "Confront Keld with E3 and E9"),
         ("Read 12.", "Read E12."),
+        # "explain E15" with the E lost or run into the verb: a number ending the citation is an exhibit.
+        ("Julius, explainy 15.", "Julius, explain E15."),
+        ("Julius, explain me 7.", "Julius, explain E7."),
+        ("Keld, explain 40.", "Keld, explain E14."),
     ],
 )
 def test_lenient_exhibits_in_exhibit_slots(text: str, expected: str) -> None:
@@ -136,6 +140,10 @@ def test_lenient_exhibits_in_exhibit_slots(text: str, expected: str) -> None:
         "Confront Keld with 10 o'clock",  # a time, not an exhibit
         "Confront Keld with 10:35",
         "Confront Keld with 20",  # no such exhibit
+        "Keld, explain 25.",
+        "Ruddock, explain the 2 letters.",  # the number does not end the citation
+        "Keld, explain 10 o'clock.",
+        "Keld, explain E15.",  # said as the card writes it: nothing to repair
     ],
 )
 def test_lenient_exhibits_never_outside_slots(text: str) -> None:

@@ -206,11 +206,31 @@ _SLOT_OPENERS = re.compile(
 _LENIENT_TOKEN = re.compile(rf"^(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})$", re.IGNORECASE)
 _LIST_SEPARATOR = re.compile(r"^\s*(?:,\s*(?:and|&)\b|,|and|&)?\s*", re.IGNORECASE)  # "E6, E13, and E14" too
 _TY_CITATION = re.compile(r"\bE(" + "|".join(str(ty) for ty in _TEEN_FOR_TY) + r")\b(?![.:]\d)")
+# "NAME, explain E15." with the E lost or run into the verb: "explain 15", "explainy 15", "explain me 7". A number
+# (1-16, or a teen heard as its -ty) right after "explain" and ending the citation can only be an exhibit.
+_EXPLAIN_CITATION = re.compile(
+    rf"\b(explain)(?:y|ee?)?\s+(?:(?:{_LETTER_LIKE_E})[\s-]?)?(\d{{1,2}}|{_NUMBER_WORD_RE})\b(?![.:]\d){_CITATION_END}",
+    re.IGNORECASE,
+)
 
 
 def _teen_citation(match: re.Match[str], corrections: list[Correction], weight: float) -> str:
     """ "E30" (group 1 the -ty) as its teen, "E13", the repair recorded."""
     corrected = f"E{_TEEN_FOR_TY[int(match.group(1))]}"
+    corrections.append(Correction(CorrectionKind.EXHIBIT, match.group(0), corrected, weight))
+    return corrected
+
+
+def _explained_citation(match: re.Match[str], corrections: list[Correction], weight: float) -> str:
+    """ "explain 15" (group 1 the verb as heard, group 2 the number) as "explain E15", the repair recorded."""
+    said = match.group(2).lower()
+    number = _NUMBER_WORDS[said] if said in _NUMBER_WORDS else int(said)
+    number = _TEEN_FOR_TY.get(number, number)
+    if not 1 <= number <= EXHIBITS:
+        return match.group(0)
+    corrected = f"{match.group(1)} E{number}"
+    if corrected == match.group(0):
+        return corrected  # said as the card writes it
     corrections.append(Correction(CorrectionKind.EXHIBIT, match.group(0), corrected, weight))
     return corrected
 
@@ -317,6 +337,7 @@ def read_exhibits_leniently(text: str, weights: RepairWeights = DEFAULT_SETTINGS
                 break
             text, end = _read_slot(text, token.start(), corrections, weights.exhibit)
             pos = max(end, token.end())
+    text = _EXPLAIN_CITATION.sub(lambda match: _explained_citation(match, corrections, weights.exhibit), text)
     # "E30" anywhere ("Marsden, explain E30."): no exhibit has it, and "thirteen" heard as "thirty" is
     # the one reading that cites one (the slots' own rule).
     text = _TY_CITATION.sub(lambda match: _teen_citation(match, corrections, weights.exhibit), text)
