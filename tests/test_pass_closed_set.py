@@ -192,7 +192,7 @@ def test_a_question_that_lost_its_exhibit_number_is_a_confrontation_found_by_the
 
 
 def test_explain_without_a_citation_is_scored_for_one(case: Case, round_two: Game) -> None:
-    recognizer = ScriptedRecognizer("Miss Marsden, explain the eleven.", "", fits={" E11": -1.0, " E7": -3.0})
+    recognizer = ScriptedRecognizer("Miss Marsden, explain the salmon.", "", fits={" E11": -1.0, " E7": -3.0})
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
     assert recognizer.calls[1] == "closed set: Miss Marsden, explain"
     assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
@@ -307,6 +307,16 @@ def test_the_addressee_keeps_the_card_s_opening_and_a_title_heard_before_it(case
     assert result.heard.message is not None and result.heard.message.suspect == "thwaite"
 
 
+def test_a_confrontation_whose_addressee_was_lost_is_put_to_the_one_the_closed_set_hears(case: Case, round_two: Game) -> None:
+    # "Heir, explain E9." heard as "Er, explain E9.": a confrontation in the card's form put to no one.
+    recognizer = ScriptedRecognizer("Er, explain E9.", "", fits={" the heir": -1.0, " Thwaite": -3.0, " Keld": -4.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert "closed set: " in recognizer.calls
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "joel" and heard.message.exhibits == (9,)
+    assert heard.needs_confirmation  # a confrontation spent on the closed set's choice is asked about first
+
+
 @pytest.mark.parametrize("title", [title.capitalize() for title in SPOKEN_TITLES])
 def test_every_title_the_names_matcher_knows_is_kept_before_a_lost_addressee(case: Case, game: Game, title: str) -> None:
     heard = Understander(case.suspects).understand(
@@ -324,6 +334,8 @@ def test_every_title_the_names_matcher_knows_is_kept_before_a_lost_addressee(cas
         "Okay, what do you think?",  # only an opener before the question
         "Well, the kitchen was empty.",  # not a question
         "Keld, where were you at ten?",  # the head named someone
+        "Well, E9 is odd.",  # an exhibit cited in talk with nothing put to anyone after the head
+        "So, what about E9?",  # only an opener before talk at the table
     ],
 )
 def test_no_addressee_is_scored_for_what_is_not_a_question_put_to_someone_lost(case: Case, game: Game, said: str) -> None:

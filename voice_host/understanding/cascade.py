@@ -42,8 +42,9 @@ The passes, in order (with the prompt biasing, the default):
   exhibit list ("We accuse Phoebe Marsden, he says."): the sixteen exhibits scored slot by slot after
   the name, each slot one batched call, until the list's end wins (the card reads it back);
 - addressee, when the transcript still gives nothing (or a question to no one) but reads as a
-  question put to someone whose name was lost ("Sir Goyer, how did you …"): the six's names and
-  roles scored in the head's place; the best gets the question, always asked about first;
+  question or confrontation put to someone whose name was lost ("Sir Goyer, how did you …", "Er,
+  explain E9."): the six's names and roles scored in the head's place; the best gets the message,
+  always asked about first;
 - whole command, when a short utterance (an empty or rejected transcript, or a few words) still gives
   the Host nothing: the card's free commands ("Next", "Read E{n}", "Answers" …) and the transcript's
   own words scored against the audio in one batched decoder pass over their prefix trie; the best

@@ -1,5 +1,5 @@
-"""The addressee pass: a question put to someone whose name was lost ("Sir Goyer, how did you …") has the six's names
-and roles scored in its head's place.
+"""The addressee pass: a question or confrontation put to someone whose name was lost ("Sir Goyer, how did you …",
+"Er, explain E9.") has the six's names and roles scored in its head's place.
 """
 
 from __future__ import annotations
@@ -26,23 +26,26 @@ _TITLED = re.compile(rf"{_TITLE}\.?$", re.IGNORECASE)
 _HEAD = re.compile(r"^\W*((?:[\w'.-]+\s+){0,3}?[\w'.-]+)\s*[,:;.!?]\s*(.*)$", re.DOTALL)
 _TITLE_STOP = re.compile(r"\b(Mr|Mrs|Ms|Rev|Dr)\.", re.IGNORECASE)
 _YOU_WORDS = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
+_CITATION = re.compile(r"\bE\d{1,2}\b")  # normalised text writes every exhibit cited as E{n}
+_PUT_VERBS = frozenset({"explain", "tell", "describe"})  # a message opening with one of these is said to someone
 
 
 @dataclass(frozen=True)
 class LostAddressee:
-    """A question whose addressee was lost: the words kept before the name, and the question after it."""
+    """A message put to someone whose name was lost: the words kept before the name, and what was put after it."""
 
     prefix: str  # "Ask", "Question for", "Mrs.", or "" (the name opened the message)
-    question: str  # "how did you get mud on your shoes?"
+    question: str  # "how did you get mud on your shoes?", or a confrontation's "explain E9."
 
 
 def lost_addressee_for(heard: Heard) -> LostAddressee | None:
-    """A message shaped like a question put to someone, whose head named no one, or None.
+    """A message shaped like a question or confrontation put to someone, whose head named no one, or None.
 
     The head is the words before the first comma, colon or stop (at most four, none of them a
     question word or "you"); what follows must read as a question (it opens with a question word,
-    says "you" or ends with "?"). "Sir Goyer, how did you get mud on your shoes?" and "Yeah, where
-    were you at 10?" qualify; "Who killed her, though?" and "Well, I think so." do not.
+    says "you" or ends with "?") or cite an exhibit ("explain E9."). "Sir Goyer, how did you get mud
+    on your shoes?", "Yeah, where were you at 10?" and "Er, explain E9." qualify; "Who killed her,
+    though?", "Well, I think so." and "So, what about E9?" do not.
     """
     if heard.rejected is not None or not heard.text:
         return None
@@ -58,11 +61,15 @@ def lost_addressee_for(heard: Heard) -> LostAddressee | None:
     words = re.findall(r"[\w']+", head.group(1).lower())
     if any(word in QUESTION_WORDS or _YOU_WORDS.fullmatch(word) for word in words):
         return None
-    if not strip_openers(head.group(1)).strip(" ,.:;"):
-        return None  # "Okay, what do you think?": only an opener before the question
     question = head.group(2).strip()
     first = re.findall(r"[\w']+", question.lower())[:1]
-    if not (question.endswith("?") or _YOU_WORDS.search(question) or (first and first[0] in QUESTION_WORDS)):
+    asks = bool(question.endswith("?") or _YOU_WORDS.search(question) or (first and first[0] in QUESTION_WORDS))
+    cites = bool(_CITATION.search(question))  # "Blit, E9 is odd.": put to someone, the card makes it a confrontation
+    if not (asks or cites):
+        return None
+    if not strip_openers(head.group(1)).strip(" ,.:;") and not (cites and first and first[0] in _PUT_VERBS):
+        # "Okay, what do you think?", "So, what about E9?": only an opener before talk at the table. But
+        # "explain E9." after one is put to no one at all, so the opener may be the name misheard ("Er" for "Heir").
         return None
     opening = _ADDRESS_OPENING.match(head.group(1))
     prefix = opening.group(0).strip(" ,.:") if opening else ""
@@ -80,17 +87,21 @@ def _address_candidates(matcher: NamesMatcher, titled: bool) -> tuple[tuple[str,
     return (*names, *(said for said, _ in roles)), (*keys, *(key for _, key in roles))
 
 
+_PUT_TO_SOMEONE = (MessageKind.QUESTION, MessageKind.CONFRONTATION)
+
+
 @dataclass(frozen=True)
 class AddresseePass:
-    """A question put to someone whose name was lost: score the six in the name's place.
+    """A question or confrontation put to someone whose name was lost: score the six in the name's place.
 
     Whisper writes an espeak voice's "The lawyer, how did you ..." as "Sir Goyer, how did you ...",
-    and "Mrs Ruddock, your letter ..." as "Mrs. Logick, ...": the message is a question in the card's
-    form, but its head names no one the matcher can reach. The six's names (and, with no title heard,
-    their roles after "the") are scored in the head's place, after the card's opening words heard
-    before it ("Ask", "Question for", "To", a title), with the closed set's own scorer, floor and
-    margin. The best is put in the head's place and the question goes to them as a repair, always
-    asked about first (a question is spent on the closed set's choice).
+    "Mrs Ruddock, your letter ..." as "Mrs. Logick, ..." and a piper voice's "Heir, explain E9." as
+    "Er, explain E9.": the message is in the card's form, but its head names no one the matcher can
+    reach. The six's names (and, with no title heard, their roles after "the") are scored in the
+    head's place, after the card's opening words heard before it ("Ask", "Question for", "To", a
+    title), with the closed set's own scorer, floor and margin. The best is put in the head's place
+    and the message goes to them as a repair, always asked about first (a question or a confrontation
+    is spent on the closed set's choice).
     """
 
     name: PassName = PassName.ADDRESSEE
@@ -109,5 +120,6 @@ class AddresseePass:
             return
         text = f"{lost.prefix} {said.strip()}, {lost.question}".strip()
         found = understand_repaired(hearing, ears, CorrectionKind.NAME, ears.settings.repairs.slot, text)
-        if found.message is not None and found.message.kind is MessageKind.QUESTION and found.message.suspect is not None:
+        put = found.message
+        if put is not None and put.kind in _PUT_TO_SOMEONE and put.suspect is not None:
             hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=True)
