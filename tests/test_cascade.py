@@ -424,6 +424,7 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
         PassName.ADDRESSEE,
         PassName.WHOLE_COMMAND,
         PassName.PHRASED_COMMAND,
+        PassName.PHRASED_CONFRONTATION,
         PassName.CHECK,
     ]
 

@@ -50,6 +50,11 @@ The passes, in order (with the prompt biasing, the default):
   own words scored against the audio in one batched decoder pass over their prefix trie; the best
   command is taken, as a repair, only when it fits, stands out from the next and comes close to the
   transcript, and confirmed when its lead is narrow ("Answers" then finds its name as a closed set);
+- phrased command, when an utterance of a few words still gives nothing: the phrase grammar's command
+  phrasings nearest its words, their slot filled from them, scored against the audio;
+- phrased confrontation, when it still gives nothing but names one of the six and one exhibit number
+  after them ("Joel Blamire, it's clearly 14."): the card's confrontations of that one with that
+  exhibit scored against the audio; the best is always asked about first;
 - check, when the transcript names a suspect in a costly message that would otherwise go through: an
   unbiased pass, and a name only the biased pass produced counts as uncertain, unless the unbiased
   pass had words in its place and the six's names scored there (a closed set) put it clearly first.
@@ -79,6 +84,7 @@ from voice_host.understanding.passes.n_best import NBestPass
 from voice_host.understanding.passes.name_slot import NameSlotPass
 from voice_host.understanding.passes.near_voice import NearVoicePass
 from voice_host.understanding.passes.phrased_command import PhrasedCommandPass
+from voice_host.understanding.passes.phrased_confrontation import PhrasedConfrontationPass
 from voice_host.understanding.passes.shared import (
     Biasing,
     Ears,
@@ -124,6 +130,7 @@ def _cascade(biasing: Biasing) -> tuple[RecognitionPass, ...]:
         AddresseePass(),
         WholeCommandPass(),
         PhrasedCommandPass(),
+        PhrasedConfrontationPass(),
     )
     return (*passes, CheckPass()) if biasing is Biasing.PROMPT_CHECKED else passes
 

@@ -31,6 +31,7 @@ class CorrectionKind(Enum):
     FOCUS = "focus"  # only the loudest speaker's words kept (the others were the room talking)
     WHOLE_COMMAND = "whole_command"  # a short utterance heard as one of the card's commands by the closed set
     PHRASED_COMMAND = "phrased_command"  # a command in other words the closed set heard (the phrased-command pass)
+    PHRASED_CONFRONTATION = "phrased_confrontation"  # the card's confrontation the closed set heard around a name and number
     NBEST = "nbest"  # another of the beam's hypotheses taken for the transcript (the cascade's n-best pass)
     SLOWER = "slower"  # what Whisper heard with the utterance played slower (the cascade's slower pass)
 

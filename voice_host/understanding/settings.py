@@ -31,6 +31,7 @@ class RepairWeights:
     biased_only_name: float = 0.5  # a suspect only the biased pass heard
     whole_command: float = 0.6  # a whole command the closed set heard where the transcript had none
     phrased_command: float = 0.6  # a command in other words heard where the transcript had none
+    phrased_confrontation: float = 0.6  # the card's confrontation heard around a name and an exhibit number
     nbest: float = 0.7  # another of the beam's hypotheses than the one Whisper ranked first
     slower: float = 0.8  # what Whisper heard with the utterance played slower, not as said
 
@@ -140,6 +141,15 @@ class UnderstandingSettings:
     phrased_command_floor: float = -3.0
     phrased_command_behind: float = 2.0
     phrased_command_sure: float = 2.0
+    # Phrased-confrontation pass: an utterance of at most these seconds and words that gave the Host
+    # nothing but names one of the six and one exhibit number after them has the card's confrontations
+    # of that one with that exhibit scored; the best is taken (always asked about first) when it fits
+    # and is no more than `phrased_confrontation_behind` behind the transcript's own words, as for the
+    # phrased command. 0 words turns the pass off.
+    phrased_confrontation_max_seconds: float = 5.0
+    phrased_confrontation_max_words: int = 12
+    phrased_confrontation_floor: float = -3.0
+    phrased_confrontation_behind: float = 2.0
     # N-best pass: when the transcript is not a whole card message, the beam's other hypotheses (this
     # many, from a beam this wide: at 5 they are mostly the same words punctuated otherwise) are
     # understood, and the best one that is a whole message is taken when its mean token

@@ -55,6 +55,7 @@ _DOUBTFUL_REPAIRS = (
     CorrectionKind.REPEAT,
     CorrectionKind.FOCUS,
     CorrectionKind.WHOLE_COMMAND,
+    CorrectionKind.PHRASED_CONFRONTATION,
     CorrectionKind.NBEST,
     CorrectionKind.SLOWER,
 )

@@ -75,6 +75,7 @@ class PassName(Enum):
     NAME_SLOT = "name_slot"
     WHOLE_COMMAND = "whole_command"
     PHRASED_COMMAND = "phrased_command"
+    PHRASED_CONFRONTATION = "phrased_confrontation"
     NBEST = "nbest"
     SLOWER = "slower"
     FOCUS = "focus"
