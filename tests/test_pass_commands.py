@@ -113,6 +113,13 @@ def test_the_whole_command_candidates_are_the_card_s_free_commands() -> None:
     }
 
 
+def test_read_exhibit_said_in_full_is_a_whole_command(case: Case, game: Game) -> None:
+    heard, _ = _whole(
+        case, game, "Repetive, it's iron.", {" Read exhibit 9": -0.8, " Read E9": -3.0, " Repetive, it's iron.": -1.0}
+    )
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (9,)
+
+
 def test_whose_answers_is_a_second_small_closed_set(case: Case, game: Game) -> None:
     heard, calls = _whole(case, game, "Offset TV.", {" Answers": -0.5, " Offset TV.": -3.0, " Keld": -1.0})
     assert calls[1:] == ["closed set: ", "closed set: Answers"]

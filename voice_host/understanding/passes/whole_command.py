@@ -31,13 +31,15 @@ def whole_command_candidates() -> tuple[CommandCandidate, ...]:
     """The card's free commands as the engine's grammar phrases them, each said alone.
 
     "Read E{n}" shares "Read E": the scorer's prefix trie forces it once, and the sixteen numbers
-    after it are one sequence. "Answers NAME" is "Answers" here; its name is a second small closed
+    after it are one sequence; "Read exhibit {n}" (how Whisper writes "read exhibit nine") is one more. "Answers NAME" is "Answers" here; its name is a second small closed
     set, scored only when "Answers" wins (a sequence per name would triple the pass's cost).
     """
     alone = [command for command in Command if command is not Command.READ]
     said = [*(command.value for command in alone), "repeat"]
     candidates = [CommandCandidate(f" {word[:1].upper()}{word[1:]}", word) for word in said]
     candidates += [CommandCandidate(f" Read E{n}", f"read E{n}") for n in range(1, EXHIBITS + 1)]
+    # Said "read exhibit nine", Whisper writes "Read exhibit 9.": " E9" fits that audio badly.
+    candidates += [CommandCandidate(f" Read exhibit {n}", f"read E{n}") for n in range(1, EXHIBITS + 1)]
     return tuple(candidates)
 
 
