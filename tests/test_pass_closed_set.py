@@ -287,15 +287,16 @@ def test_no_number_is_scored_where_none_was_lost(case: Case, round_two: Game, sa
 
 def test_a_question_whose_addressee_was_lost_is_put_to_the_one_the_closed_set_hears(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer(
-        "Sir Goyer, how did you get mud on your shoes?", "", fits={" the lawyer": -1.5, " Ormerod": -3.0, " Keld": -4.0}
+        "Sir Goyer, how did you get mud on your shoes?", "", fits={" The lawyer": -1.5, " Ormerod": -3.0, " Keld": -4.0}
     )
     result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     assert "closed set: " in recognizer.calls  # the name opened the message: nothing before the slot
     scored = result.scores[-1].continuations
-    assert " the vicar" in scored and " Thwaite" in scored  # names and, with no title heard, roles
+    # Names and, with no title heard, roles, as Whisper opens a sentence: after "The", or bare ("Vicar, ...").
+    assert " The vicar" in scored and " Vicar" in scored and " Thwaite" in scored
     heard = result.heard
     assert heard.message is not None and heard.message.kind is MessageKind.QUESTION
-    assert heard.message.suspect == "ormerod" and heard.text.startswith("the lawyer, how did you")
+    assert heard.message.suspect == "ormerod" and heard.text.startswith("The lawyer, how did you")
     assert heard.needs_confirmation  # a question spent on the closed set's choice is asked about first
 
 
@@ -309,7 +310,7 @@ def test_the_addressee_keeps_the_card_s_opening_and_a_title_heard_before_it(case
 
 def test_a_confrontation_whose_addressee_was_lost_is_put_to_the_one_the_closed_set_hears(case: Case, round_two: Game) -> None:
     # "Heir, explain E9." heard as "Er, explain E9.": a confrontation in the card's form put to no one.
-    recognizer = ScriptedRecognizer("Er, explain E9.", "", fits={" the heir": -1.0, " Thwaite": -3.0, " Keld": -4.0})
+    recognizer = ScriptedRecognizer("Er, explain E9.", "", fits={" Heir": -1.0, " Thwaite": -3.0, " Keld": -4.0})
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
     assert "closed set: " in recognizer.calls
     assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION

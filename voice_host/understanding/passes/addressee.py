@@ -11,7 +11,13 @@ from engine.classify import ADDRESS_WORDS, QUESTION_WORDS
 from engine.messages import MessageKind
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher
 from voice_host.understanding.normalise import CorrectionKind, strip_openers
-from voice_host.understanding.passes.closed_set import ClosedSlot, closed_best, name_candidates, understand_repaired
+from voice_host.understanding.passes.closed_set import (
+    ClosedSlot,
+    capitalised,
+    closed_best,
+    name_candidates,
+    understand_repaired,
+)
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, unusable
 from voice_host.understanding.passes.slots import Slot
 from voice_host.understanding.understand import Heard
@@ -78,12 +84,19 @@ def lost_addressee_for(heard: Heard) -> LostAddressee | None:
     return LostAddressee(prefix, question)
 
 
-def _address_candidates(matcher: NamesMatcher, titled: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """The six's one-word names, and (without a title before them) their roles after "the"."""
+def _address_candidates(matcher: NamesMatcher, titled: bool, opening: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The six's one-word names, and (without a title before them) their roles after "the".
+
+    Opening the message (nothing kept before the slot), they are written as Whisper opens a sentence
+    ("The heir"), and the bare roles are said too: the table calls out "Vicar, ..." or "Heir, ...".
+    """
     names, keys = name_candidates(matcher)
     if titled:
         return names, keys
     roles = [(f" the {target.word}", target.suspect) for target in matcher.role_targets]
+    if opening:
+        roles = [(f" {capitalised(said.strip())}", key) for said, key in roles]
+        roles += [(f" {capitalised(target.word)}", target.suspect) for target in matcher.role_targets]
     return (*names, *(said for said, _ in roles)), (*keys, *(key for _, key in roles))
 
 
@@ -114,7 +127,7 @@ class AddresseePass:
         lost = lost_addressee_for(heard)
         assert lost is not None
         titled = bool(_TITLED.search(lost.prefix))
-        candidates, values = _address_candidates(hearing.matcher, titled)
+        candidates, values = _address_candidates(hearing.matcher, titled, opening=not lost.prefix)
         said = closed_best(hearing, ears, ClosedSlot(Slot.ADDRESSEE, lost.prefix, candidates, values), self.name)
         if said is None:
             return

@@ -31,8 +31,9 @@ def whole_command_candidates() -> tuple[CommandCandidate, ...]:
     """The card's free commands as the engine's grammar phrases them, each said alone.
 
     "Read E{n}" shares "Read E": the scorer's prefix trie forces it once, and the sixteen numbers
-    after it are one sequence; "Read exhibit {n}" (how Whisper writes "read exhibit nine") is one more. "Answers NAME" is "Answers" here; its name is a second small closed
-    set, scored only when "Answers" wins (a sequence per name would triple the pass's cost).
+    after it are one sequence; "Read exhibit {n}" (how Whisper writes "read exhibit nine") is one
+    more. "Answers NAME" is "Answers" here; its name is a second small closed set, scored only when
+    "Answers" wins (a sequence per name would triple the pass's cost).
     """
     alone = [command for command in Command if command is not Command.READ]
     said = [*(command.value for command in alone), "repeat"]
