@@ -200,13 +200,13 @@ _NUMBER_HOMOPHONES = {
 _NUMBER_HOMOPHONES.update(_NUMBER_WORDS)  # and the number words alpha2digit leaves alone ("the two")
 _HOMOPHONE_RE = "|".join(sorted(_NUMBER_HOMOPHONES, key=len, reverse=True))
 # "thirteen" .. "sixteen" heard as "thirty" .. "sixty": in an exhibit slot only the teen fits.
-_TEEN_FOR_TY = {30: 13, 40: 14, 50: 15, 60: 16}
+TEEN_FOR_TY = {30: 13, 40: 14, 50: 15, 60: 16}
 _SLOT_OPENERS = re.compile(
     r"\b(read|reed|with|exhibits?|accuse\s+\w+(?:\s+\w+)?\s*(?::|,|-|of|with|because of)?)\s*", re.IGNORECASE
 )
 _LENIENT_TOKEN = re.compile(rf"^(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})$", re.IGNORECASE)
 _LIST_SEPARATOR = re.compile(r"^\s*(?:,\s*(?:and|&)\b|,|and|&)?\s*", re.IGNORECASE)  # "E6, E13, and E14" too
-_TY_CITATION = re.compile(r"\bE(" + "|".join(str(ty) for ty in _TEEN_FOR_TY) + r")\b(?![.:]\d)")
+_TY_CITATION = re.compile(r"\bE(" + "|".join(str(ty) for ty in TEEN_FOR_TY) + r")\b(?![.:]\d)")
 # "NAME, explain E15." with the E lost or run into the verb: "explain 15", "explainy 15", "explain me 7". A number
 # (1-16, or a teen heard as its -ty) right after "explain" and ending the citation can only be an exhibit.
 _EXPLAIN_CITATION = re.compile(
@@ -217,7 +217,7 @@ _EXPLAIN_CITATION = re.compile(
 
 def _teen_citation(match: re.Match[str], corrections: list[Correction], weight: float) -> str:
     """ "E30" (group 1 the -ty) as its teen, "E13", the repair recorded."""
-    corrected = f"E{_TEEN_FOR_TY[int(match.group(1))]}"
+    corrected = f"E{TEEN_FOR_TY[int(match.group(1))]}"
     corrections.append(Correction(CorrectionKind.EXHIBIT, match.group(0), corrected, weight))
     return corrected
 
@@ -226,7 +226,7 @@ def _explained_citation(match: re.Match[str], corrections: list[Correction], wei
     """ "explain 15" (group 1 the verb as heard, group 2 the number) as "explain E15", the repair recorded."""
     said = match.group(2).lower()
     number = _NUMBER_WORDS[said] if said in _NUMBER_WORDS else int(said)
-    number = _TEEN_FOR_TY.get(number, number)
+    number = TEEN_FOR_TY.get(number, number)
     if not 1 <= number <= EXHIBITS:
         return match.group(0)
     corrected = f"{match.group(1)} E{number}"
@@ -253,8 +253,8 @@ def _read_slot(text: str, start: int, corrections: list[Correction], weight: flo
                 # "Confront Keld with 7": the E swallowed; a number in the slot is an exhibit, not a time.
                 match = re.match(r"()(\d{1,2})\b(?![.:]\d|\s*(?:o'?clock|am\b|pm\b|a\.m|p\.m|past|to\b))", text[pos:])
                 number_text = match.group(2) if match else ""
-        elif int(match.group(2)) in _TEEN_FOR_TY:
-            number_text = str(_TEEN_FOR_TY[int(match.group(2))])
+        elif int(match.group(2)) in TEEN_FOR_TY:
+            number_text = str(TEEN_FOR_TY[int(match.group(2))])
         else:
             number_text = match.group(2)
         plain = re.match(r"E(\d{1,2})\b", text[pos:])
@@ -265,7 +265,7 @@ def _read_slot(text: str, start: int, corrections: list[Correction], weight: flo
         run = re.match(r"(\d{3,4})\b(?![.:]\d)", text[pos:]) if match is None else None
         in_list = run is not None and (pos > start or re.search(r"\bexhibits\s*$", text[:pos], re.IGNORECASE))
         numbers = _split_run(run.group(1)) if run and in_list else None
-        if plain and int(plain.group(1)) in _TEEN_FOR_TY:
+        if plain and int(plain.group(1)) in TEEN_FOR_TY:
             corrected = _teen_citation(plain, corrections, weight)
             text = text[:pos] + corrected + text[pos + plain.end() :]
             pos += len(corrected)
@@ -277,7 +277,7 @@ def _read_slot(text: str, start: int, corrections: list[Correction], weight: flo
             text = text[:pos] + corrected + text[pos + run.end() :]
             pos += len(corrected)
         elif match:
-            number = _TEEN_FOR_TY.get(int(number_text), int(number_text))  # "exhibits 2, 6 and 40": 14
+            number = TEEN_FOR_TY.get(int(number_text), int(number_text))  # "exhibits 2, 6 and 40": 14
             if not 1 <= number <= EXHIBITS:
                 break
             corrected = f"E{number}"

@@ -23,6 +23,15 @@ from voice_host.understanding.phrasings import (
 )
 
 
+def short_and_unusable(hearing: Hearing, said: str, max_seconds: float, max_words: int) -> bool:
+    """Whether the utterance is at most `max_seconds` long, `said` has 1 to `max_words` words, and what was
+    heard gave the Host nothing (a phrased pass's scope: longer table talk never reaches one)."""
+    heard = hearing.current
+    if hearing.first is None or heard.rejected is not None or not unusable(heard):
+        return False
+    return len(hearing.audio) / SAMPLE_RATE <= max_seconds and 0 < word_count(said) <= max_words
+
+
 @dataclass(frozen=True)
 class PhrasedCommandPass:
     """A short utterance that gave the Host nothing: was it a command in other words, heard wrong?
@@ -41,13 +50,11 @@ class PhrasedCommandPass:
     name: PassName = PassName.PHRASED_COMMAND
 
     def applies(self, hearing: Hearing, ears: Ears) -> bool:
-        heard = hearing.current
         settings = ears.settings
-        if settings.phrased_command_candidates <= 0 or hearing.first is None or heard.rejected is not None:
+        if settings.phrased_command_candidates <= 0 or hearing.first is None:
             return False
-        if not unusable(heard) or len(hearing.audio) / SAMPLE_RATE > settings.phrased_command_max_seconds:
-            return False
-        return 0 < word_count(hearing.first.raw_text) <= settings.phrased_command_max_words
+        limits = settings.phrased_command_max_seconds, settings.phrased_command_max_words
+        return short_and_unusable(hearing, hearing.first.raw_text, *limits)
 
     def run(self, hearing: Hearing, ears: Ears) -> None:
         settings = ears.settings

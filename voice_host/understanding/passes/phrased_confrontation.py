@@ -10,12 +10,11 @@ from dataclasses import dataclass, replace
 from engine.case import NUMBER_WORDS
 from engine.messages import MessageKind
 from engine.rules import EXHIBITS
-from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher
-from voice_host.understanding.normalise import CorrectionKind
+from voice_host.understanding.normalise import TEEN_FOR_TY, CorrectionKind
 from voice_host.understanding.passes.closed_set import understand_repaired
-from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, unusable
-from voice_host.understanding.passes.whole_command import word_count
+from voice_host.understanding.passes.phrased_command import short_and_unusable
+from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun
 
 #: The card's ways to confront someone (MESSAGES rules 4 and 5: a message put to one of the six that cites an
 #: exhibit), as Whisper writes them; {name} is the name as heard, {n} the exhibit's number.
@@ -33,7 +32,6 @@ _TIME_LEADS = frozenset("at around by till until before after past since half qu
 _DIGITS = re.compile(r"(?<![\d.:])(\d{1,2})\b(?![.:]\d|\s*(?:o'?clock|am\b|pm\b|past\b|to\b))")
 _LAST_WORD = re.compile(r"(\w+)\W*$")
 _NUMBER_WORD_AT_END = re.compile(rf"\b({'|'.join(NUMBER_WORDS[:EXHIBITS])})\W*$", re.IGNORECASE)
-_TEEN_FOR_TY = {30: 13, 40: 14, 50: 15, 60: 16}  # "fourteen" heard as "forty": only the teen is an exhibit
 
 
 @dataclass(frozen=True)
@@ -54,7 +52,7 @@ def named_number(text: str, matcher: NamesMatcher) -> NamedNumber | None:
     title = _TITLE_BEFORE.search(text[:start])
     name = text[title.start() if title else start : end]
     after = text[end:]
-    numbers = [_TEEN_FOR_TY.get(int(found.group(1)), int(found.group(1))) for found in _DIGITS.finditer(after)
+    numbers = [TEEN_FOR_TY.get(int(found.group(1)), int(found.group(1))) for found in _DIGITS.finditer(after)
                if not _after_time_lead(after[: found.start()])]  # fmt: skip
     if not numbers and (word := _NUMBER_WORD_AT_END.search(after)):
         numbers = [NUMBER_WORDS.index(word.group(1).lower()) + 1]
@@ -85,15 +83,10 @@ class PhrasedConfrontationPass:
     name: PassName = PassName.PHRASED_CONFRONTATION
 
     def applies(self, hearing: Hearing, ears: Ears) -> bool:
-        heard = hearing.current
         settings = ears.settings
-        if settings.phrased_confrontation_max_words <= 0 or hearing.first is None or heard.rejected is not None:
-            return False
-        if not unusable(heard) or len(hearing.audio) / SAMPLE_RATE > settings.phrased_confrontation_max_seconds:
-            return False
-        if word_count(heard.text) > settings.phrased_confrontation_max_words:
-            return False
-        return named_number(heard.text, hearing.matcher) is not None
+        text = hearing.current.text
+        limits = settings.phrased_confrontation_max_seconds, settings.phrased_confrontation_max_words
+        return short_and_unusable(hearing, text, *limits) and named_number(text, hearing.matcher) is not None
 
     def run(self, hearing: Hearing, ears: Ears) -> None:
         settings = ears.settings
