@@ -11,6 +11,7 @@ from engine.case import Case
 from engine.game import Game
 from engine.messages import FORM_WORDS, Command, MessageKind
 from tests.scripted_recognizer import AUDIO, PHRASED_OFF, SEATS, ScriptedRecognizer, in_round_two, passes_for, seated_game
+from voice_host.cli.hear import game_at_accusation
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.names import SPOKEN_TITLES
 from voice_host.understanding.normalise import CorrectionKind
@@ -387,6 +388,12 @@ def _lost(case: Case, game: Game, said: str) -> LostName | None:
         ("Can we have the answers from Mr. Lizard?", LostName("Can we have the answers from Mr.", "lizard", "", role=False)),
         # a possessive keeps its ending after the slot; openers are not part of what is scored
         ("So, let's hear the gloigment's answers again.", LostName("Let's hear the", "gloigment", "'s answers again", role=True)),
+        # an accusation in the card's form: the accused's words run to the exhibits it cites
+        (
+            "Final answer, the person, exhibits E2, E5 and E10.",
+            LostName("Final answer, the", "person", ", exhibits E2, E5 and E10", role=True),
+        ),
+        ("It was Quake E2, E5, E11.", LostName("It was", "quake", " E2, E5, E11", role=False)),
     ],
 )
 def test_the_grammar_says_where_a_lost_name_stands(case: Case, game: Game, said: str, lost: LostName) -> None:
@@ -402,6 +409,7 @@ def test_the_grammar_says_where_a_lost_name_stands(case: Case, game: Game, said:
         "What did the man in the long coat with the dog say?",  # too many words for a name
         "Thwaite's answers, please.",  # nothing before the name: the names matcher's work
         "The kitchen was empty.",  # no command in the grammar's words
+        "It was a good point.",  # the accusation's opening, but no exhibit cited: talk
     ],
 )
 def test_no_name_is_lost_where_the_grammar_reads_none_or_the_words_name_someone(case: Case, game: Game, said: str) -> None:
@@ -418,6 +426,15 @@ def test_a_role_heard_as_another_word_is_found_in_the_name_s_place(case: Case, g
     assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == "keld"
     assert [c.kind for c in heard.corrections] == [CorrectionKind.NAME]
     assert heard.transcript == "Remind us what the person told us."  # what Whisper wrote is kept
+
+
+def test_an_accused_heard_as_another_word_is_found_in_the_accused_s_place(case: Case) -> None:
+    said = "Final answer, the person, exhibits E2, E5 and E10."
+    recognizer = ScriptedRecognizer(said, "", fits={" parson": -1.2, " butler": -4.0})
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game_at_accusation(case), SEATS).heard
+    assert "closed set: Final answer, the" in recognizer.calls
+    assert heard.message is not None and heard.message.kind is MessageKind.ACCUSATION
+    assert (heard.message.suspect, heard.message.exhibits) == ("keld", (2, 5, 10))
 
 
 def test_a_surname_after_a_title_is_scored_among_the_names(case: Case, game: Game) -> None:

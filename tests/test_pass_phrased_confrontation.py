@@ -61,6 +61,8 @@ def test_talk_with_a_name_and_a_time_is_never_scored_as_a_confrontation(case: Ca
     [
         ("Confront, Mrs. Ruddock, come out, V6.", NamedNumber("Mrs. Ruddock", 6)),  # a title said before the name kept
         ("Confront table, Thwaite, about D3.", NamedNumber("Thwaite", 3)),
+        ("Confront Abel, Thwaite, about D3.", NamedNumber("Abel Thwaite", 3)),  # a comma Whisper put in the name
+        ("Tell Ormerod what you did at half passed nine.", None),  # a time, however it is spelled
         ("Confront, Julius Ormerod, with episode 40.", NamedNumber("Julius Ormerod", 14)),  # "fourteen" heard "forty"
         ("Mrs. Ruddock, it's likely one.", NamedNumber("Mrs. Ruddock", 1)),  # a number word ending the message
         ("Confront the butler, come out E6", NamedNumber("the butler", 6)),

@@ -4,8 +4,10 @@ told us."), has the six's names and roles scored in that name's place.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 
+from engine.classify import ACCUSE_FORM
 from engine.grammar import IntentKind
 from engine.grammar import grammar as phrases_grammar
 from engine.messages import MessageKind
@@ -25,8 +27,29 @@ from voice_host.understanding.passes.slots import Slot
 from voice_host.understanding.understand import Heard
 
 _COMMANDS = frozenset({IntentKind.COMMAND})
-_NAMING = frozenset({MessageKind.COMMAND, MessageKind.CONFRONTATION})  # what a card command with a {name} is
+# What a card command with a {name} is, or an accusation (its accused).
+_NAMING = frozenset({MessageKind.COMMAND, MessageKind.CONFRONTATION, MessageKind.ACCUSATION})
 _TITLES = frozenset(title.lower().rstrip(".") for title in SPOKEN_TITLES)
+
+
+# After the card's accusation opening ("We accuse", "Final answer", "It was"): the accused's words run to the first
+# mark or to the exhibits ("Final answer, the person, exhibits E2, E5 and E10.").
+_ACCUSED_END = r"[,.:;!?]|\b(?:exhibits?|because|with)\b|\bE\d|$"
+_ACCUSED = re.compile(rf"^[\s,:;-]*((?:(?!{_ACCUSED_END})[^,.:;!?])+?)\s*(?={_ACCUSED_END})")
+_CITATION = re.compile(r"\bE\d{1,2}\b")
+
+
+def accused_words(text: str) -> str | None:
+    """The words in the accused's place of a message in the card's accusation form that goes on to cite an
+    exhibit, or None: an accusation lists its exhibits, and "It was a good point." is talk."""
+    body = strip_openers(text)
+    opening = ACCUSE_FORM.match(body)
+    if opening is None:
+        return None
+    accused = _ACCUSED.match(body[opening.end() :])
+    if accused is None or not _CITATION.search(body[opening.end() + accused.end() :]):
+        return None
+    return accused.group(1).strip().lower()
 
 
 @dataclass(frozen=True)
@@ -54,6 +77,7 @@ def lost_name_for(heard: Heard, matcher: NamesMatcher, max_words: int) -> LostNa
     grammar = phrases_grammar()
     found = [match.slots.get("name") for match in grammar.matches(heard.text, _COMMANDS) if "{name}" in match.intent.card]
     found += [request.said.slots.get("name") for request in grammar.request(heard.text) if "{name}" in request.said.intent.card]
+    found.append(accused_words(heard.text))
     tokens, spans = words(heard.text), word_spans(heard.text)
     for name in found:
         if not name:

@@ -28,9 +28,10 @@ CARD_CONFRONTATIONS = (
 _TITLE_BEFORE = re.compile(rf"\b(?:the|{'|'.join(SPOKEN_TITLES)})\.?\s+$", re.IGNORECASE)
 # A number heard where an exhibit's goes ("come out, V6", "about D3", "with episode 40"): digits not part of a
 # clock time ("at 10", "10.35", "10 o'clock"), or a number word ending the message ("it's likely one.").
-_TIME_LEADS = frozenset("at around by till until before after past since half quarter".split())
+_TIME_LEADS = frozenset("at around by till until before after past passed since half quarter".split())
 _DIGITS = re.compile(r"(?<![\d.:])(\d{1,2})\b(?![.:]\d|\s*(?:o'?clock|am\b|pm\b|past\b|to\b))")
 _LAST_WORD = re.compile(r"(\w+)\W*$")
+_NEXT_WORD = re.compile(r"[\s,]+(\w+)")
 _NUMBER_WORD_AT_END = re.compile(rf"\b({'|'.join(NUMBER_WORDS[:EXHIBITS])})\W*$", re.IGNORECASE)
 
 
@@ -49,16 +50,19 @@ def named_number(text: str, matcher: NamesMatcher) -> NamedNumber | None:
         return None
     start, end = matcher.first_mention(text, named[0]) or (0, 0)
     end = matcher.name_end(text, named[0]) or end
+    # "Abel, Thwaite": the rest of the name after a comma Whisper put in it is still the name as said.
+    while (more := _NEXT_WORD.match(text, end)) and matcher.suspects_named(more.group(1)) == named:
+        end = more.end()
     title = _TITLE_BEFORE.search(text[:start])
     name = text[title.start() if title else start : end]
     after = text[end:]
     numbers = [TEEN_FOR_TY.get(int(found.group(1)), int(found.group(1))) for found in _DIGITS.finditer(after)
                if not _after_time_lead(after[: found.start()])]  # fmt: skip
-    if not numbers and (word := _NUMBER_WORD_AT_END.search(after)):
+    if not numbers and (word := _NUMBER_WORD_AT_END.search(after)) and not _after_time_lead(after[: word.start()]):
         numbers = [NUMBER_WORDS.index(word.group(1).lower()) + 1]
     if len(numbers) != 1 or not 1 <= numbers[0] <= EXHIBITS:
         return None
-    return NamedNumber(name, numbers[0])
+    return NamedNumber(re.sub(r",\s*", " ", name), numbers[0])  # the name whole, as Whisper writes it
 
 
 def _after_time_lead(before: str) -> bool:
