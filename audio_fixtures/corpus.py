@@ -560,8 +560,12 @@ MOVED_AFTER_SHORT_TALK = frozenset({"I'd like to know more about {who} and the l
 # command's name stands ("Remind us what the person told us.", "What did the mika say?"); the name-slot pass was
 # built after seeing them, so they move to tune, where it is shaped and measured.
 MOVED_AFTER_RUN_24 = frozenset({"Remind us what {who} told us.", "What did {who} say?"})
+# 2026-12-05 (session 31): run 26's misses were read while looking for what to build, and one of this phrasing's showed
+# a role heard as a common word in the accused's place ("Final answer, the person, ..."); the name-slot pass now
+# scores the accused's place too, so the phrasing moves to tune, where that is shaped and measured.
+MOVED_AFTER_RUN_26 = frozenset({"Final answer: {who}, exhibits {nlist}."})
 # Each batch moved after the last, in order: its lines are dealt tune voices after everything before them.
-MOVED_LATER: tuple[frozenset[str], ...] = (MOVED_AFTER_SHORT_TALK, MOVED_AFTER_RUN_24)
+MOVED_LATER: tuple[frozenset[str], ...] = (MOVED_AFTER_SHORT_TALK, MOVED_AFTER_RUN_24, MOVED_AFTER_RUN_26)
 MOVED_TO_TUNE = MOVED_TO_TUNE.union(*MOVED_LATER)
 MOVED = "moved_to_tune"  # the tag of a moved phrasing's lines
 
@@ -596,9 +600,14 @@ AFTER_RUN_24_TEST: list[Template] = [
     Template("answers", "What were {poss} answers again?", "command", "answers", split=Split.TEST),
 ]
 
+# The test phrasing made for MOVED_AFTER_RUN_26: an accusation in other words again.
+AFTER_RUN_26_TEST: list[Template] = [
+    Template("a-murderer", "The murderer was {who}: exhibits {nlist}.", "accusation", split=Split.TEST),
+]
+
 ALL_TEMPLATES: list[Template] = [
     *COMMANDS, *QUESTIONS, *CONFRONTATIONS, *ACCUSATIONS, *TABLE_TALK, *LATER_TEST, *SHORT_TALK, *LATEST_TEST,
-    *AFTER_RUN_24_TEST,
+    *AFTER_RUN_24_TEST, *AFTER_RUN_26_TEST,
 ]  # fmt: skip
 
 
