@@ -118,9 +118,6 @@ class ScriptedRecognizer:
     ) -> SlotScores:
         self.calls.append(f"closed set: {prefix}")
         scores = tuple(self.fits.get(continuation, -10.0) for continuation in continuations)
-        if keep_within is not None:  # as the real scorer: one further below the best is not followed (-inf)
-            best = max(scores, default=-math.inf)
-            scores = tuple(score if score >= best - keep_within else -math.inf for score in scores)
         return SlotScores(prefix, tuple(continuations), scores, 0.01)
 
     def time_words(self, audio: object, transcript: Transcript) -> Transcript:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from engine.case import Case
@@ -50,13 +48,6 @@ def test_a_confrontation_far_behind_the_words_heard_is_not_taken(case: Case, rou
     heard, passes = _hear(case, round_four, MISHEARD, {" Joel Blamire, explain E14.": -3.5, f" {MISHEARD}": -0.8})
     assert PassName.PHRASED_CONFRONTATION in passes
     assert heard.message is None or heard.message.kind is not MessageKind.CONFRONTATION
-
-
-def test_a_confrontation_further_behind_than_it_may_be_taken_is_not_followed_to_its_end(case: Case, round_four: Game) -> None:
-    recognizer = ScriptedRecognizer(MISHEARD, "", fits={" Joel Blamire, explain E14.": -3.5, f" {MISHEARD}": -0.8})
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_four, SEATS)
-    scored = dict(zip(result.scores[-1].continuations, result.scores[-1].scores, strict=True))
-    assert scored[" Joel Blamire, explain E14."] == -math.inf  # 2.7 behind: more than `phrased_confrontation_behind`
 
 
 def test_talk_with_a_name_and_a_time_is_never_scored_as_a_confrontation(case: Case, round_four: Game) -> None:

@@ -100,13 +100,8 @@ class PhrasedConfrontationPass:
         own = hearing.first_transcript.raw_text.strip()
         filled = (form.format(name=found.name, n=found.number) for form in CARD_CONFRONTATIONS)
         texts = [text[:1].upper() + text[1:] for text in filled]  # "The butler, explain E6."
-        # One more than `behind` below the best can never be taken: not followed to its end (the same choice, cheaper).
         scores = ears.recognizer.score_continuations(
-            hearing.audio,
-            "",
-            [*(f" {text}" for text in texts), f" {own}"],
-            initial_prompt=ears.vocabulary.prompt,
-            keep_within=settings.phrased_confrontation_behind,
+            hearing.audio, "", [*(f" {text}" for text in texts), f" {own}"], initial_prompt=ears.vocabulary.prompt
         )
         hearing.runs.append(PassRun(self.name, (), (scores,)))
         top, text = max(zip(scores.scores, texts, strict=False))
