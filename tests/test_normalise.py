@@ -122,6 +122,8 @@ def test_whisper_punctuation_and_quotes_are_tidied() -> None:
         ("Julius, explainy 15.", "Julius, explain E15."),
         ("Julius, explain me 7.", "Julius, explain E7."),
         ("Keld, explain 40.", "Keld, explain E14."),
+        ("Joel Blamire, explain for.", "Joel Blamire, explain E4."),  # a word that sounds like the number
+        ("Heir, explain it, too.", "Heir, explain E2."),  # Whisper's comma between the E and the number
     ],
 )
 def test_lenient_exhibits_in_exhibit_slots(text: str, expected: str) -> None:
@@ -142,6 +144,8 @@ def test_lenient_exhibits_in_exhibit_slots(text: str, expected: str) -> None:
         "Confront Keld with 20",  # no such exhibit
         "Keld, explain 25.",
         "Ruddock, explain the 2 letters.",  # the number does not end the citation
+        "Joel, explain it to us.",
+        "Joel, explain that too.",
         "Keld, explain 10 o'clock.",
         "Keld, explain E15.",  # said as the card writes it: nothing to repair
     ],

@@ -207,10 +207,11 @@ _SLOT_OPENERS = re.compile(
 _LENIENT_TOKEN = re.compile(rf"^(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})$", re.IGNORECASE)
 _LIST_SEPARATOR = re.compile(r"^\s*(?:,\s*(?:and|&)\b|,|and|&)?\s*", re.IGNORECASE)  # "E6, E13, and E14" too
 _TY_CITATION = re.compile(r"\bE(" + "|".join(str(ty) for ty in TEEN_FOR_TY) + r")\b(?![.:]\d)")
-# "NAME, explain E15." with the E lost or run into the verb: "explain 15", "explainy 15", "explain me 7". A number
-# (1-16, or a teen heard as its -ty) right after "explain" and ending the citation can only be an exhibit.
+# "NAME, explain E15." with the E lost or run into the verb: "explain 15", "explainy 15", "explain me 7", "explain
+# for.", "explain it, too.". A number (1-16, a teen heard as its -ty, or a word that sounds like one) right after
+# "explain" and ending the message or the citation can only be an exhibit.
 _EXPLAIN_CITATION = re.compile(
-    rf"\b(explain)(?:y|ee?)?\s+(?:(?:{_LETTER_LIKE_E})[\s-]?)?(\d{{1,2}}|{_NUMBER_WORD_RE})\b(?![.:]\d){_CITATION_END}",
+    rf"\b(explain)(?:y|ee?)?\s+(?:(?:{_LETTER_LIKE_E})[\s,-]*)?(\d{{1,2}}|{_HOMOPHONE_RE})\b(?![.:]\d){_CITATION_END}",
     re.IGNORECASE,
 )
 
@@ -225,7 +226,7 @@ def _teen_citation(match: re.Match[str], corrections: list[Correction], weight: 
 def _explained_citation(match: re.Match[str], corrections: list[Correction], weight: float) -> str:
     """ "explain 15" (group 1 the verb as heard, group 2 the number) as "explain E15", the repair recorded."""
     said = match.group(2).lower()
-    number = _NUMBER_WORDS[said] if said in _NUMBER_WORDS else int(said)
+    number = _NUMBER_HOMOPHONES[said] if said in _NUMBER_HOMOPHONES else int(said)
     number = TEEN_FOR_TY.get(number, number)
     if not 1 <= number <= EXHIBITS:
         return match.group(0)
