@@ -10,6 +10,7 @@ from engine.messages import MessageKind
 from tests.scripted_recognizer import AUDIO, SEATS, ScriptedRecognizer, in_round_two, passes_for, seated_game
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.names import NamesMatcher
+from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.phrased_confrontation import NamedNumber, named_number
 from voice_host.understanding.passes.shared import Biasing, PassName
 from voice_host.understanding.understand import Heard
@@ -41,6 +42,7 @@ def test_a_confrontation_heard_as_other_words_around_its_name_and_number_is_the_
     assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
     assert (heard.message.suspect, heard.message.exhibits) == ("joel", (14,))
     assert heard.needs_confirmation  # a confrontation spent on a phrasing the transcript did not say
+    assert [c.kind for c in heard.corrections] == [CorrectionKind.PHRASED_CONFRONTATION]
     assert heard.transcript == MISHEARD
 
 

@@ -63,8 +63,9 @@ class LostName:
 
 
 def lost_name_for(heard: Heard, matcher: NamesMatcher, max_words: int) -> LostName | None:
-    """The {name} of a command the grammar reads in the words (a template or a request's object), when
-    the Host could not act on them because it named no one; None otherwise.
+    """The {name} of a command the grammar reads in the words (a template or a request's object), or the
+    accused's place of an accusation in the card's form (`accused_words`), when the Host could not act
+    on them because it named no one; None otherwise.
 
     The phrase grammar's {name} takes any few words and leaves the engine to decide whether they name
     one of the six; "what the person told us" is the answers command's object, with "the person" in

@@ -107,7 +107,8 @@ class PhrasedConfrontationPass:
         top, text = max(zip(scores.scores, texts, strict=False))
         if top < settings.phrased_confrontation_floor or top - scores.scores[-1] < -settings.phrased_confrontation_behind:
             return
-        repaired = understand_repaired(hearing, ears, CorrectionKind.PHRASED_COMMAND, settings.repairs.phrased_command, text)
+        weight = settings.repairs.phrased_confrontation
+        repaired = understand_repaired(hearing, ears, CorrectionKind.PHRASED_CONFRONTATION, weight, text)
         message = repaired.message
         if message is None or message.kind is not MessageKind.CONFRONTATION or message.exhibits != (found.number,):
             return
