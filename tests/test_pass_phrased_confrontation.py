@@ -46,21 +46,6 @@ def test_a_confrontation_heard_as_other_words_around_its_name_and_number_is_the_
     assert heard.transcript == MISHEARD
 
 
-@pytest.mark.parametrize(
-    ("said", "scored"),
-    [
-        (MISHEARD, [" Joel Blamire, explain E14.", " Joel Blamire, what about E14?"]),
-        ("Confront, Mrs. Ruddock, come out, V6.", [" Confront Mrs. Ruddock with E6.", " Confront Mrs. Ruddock about E6."]),
-    ],
-)
-def test_the_card_s_confrontations_are_scored_in_the_shape_heard(
-    case: Case, round_four: Game, said: str, scored: list[str]
-) -> None:
-    recognizer = ScriptedRecognizer(said, "", fits={f" {said}": -0.8})
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_four, SEATS)
-    assert list(result.scores[-1].continuations) == [*scored, f" {said}"]
-
-
 def test_a_confrontation_far_behind_the_words_heard_is_not_taken(case: Case, round_four: Game) -> None:
     heard, passes = _hear(case, round_four, MISHEARD, {" Joel Blamire, explain E14.": -3.5, f" {MISHEARD}": -0.8})
     assert PassName.PHRASED_CONFRONTATION in passes

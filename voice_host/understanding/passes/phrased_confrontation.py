@@ -11,18 +11,19 @@ from engine.case import NUMBER_WORDS
 from engine.messages import MessageKind
 from engine.rules import EXHIBITS
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher
-from voice_host.understanding.normalise import TEEN_FOR_TY, CorrectionKind, strip_openers
+from voice_host.understanding.normalise import TEEN_FOR_TY, CorrectionKind
 from voice_host.understanding.passes.closed_set import understand_repaired
 from voice_host.understanding.passes.phrased_command import short_and_unusable
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun
 
 #: The card's ways to confront someone (MESSAGES rules 4 and 5: a message put to one of the six that cites an
-#: exhibit), as Whisper writes them; {name} is the name as heard, {n} the exhibit's number. Those opening "Confront"
-#: are scored when that was heard first, the others otherwise: each is the same message, and half as many cost half.
-CONFRONT_FIRST = ("Confront {name} with E{n}.", "Confront {name} about E{n}.")
-NAME_FIRST = ("{name}, explain E{n}.", "{name}, what about E{n}?")
-CARD_CONFRONTATIONS = (*CONFRONT_FIRST, *NAME_FIRST)
-_CONFRONT_OPENING = re.compile(r"^\W*confront", re.IGNORECASE)
+#: exhibit), as Whisper writes them; {name} is the name as heard, {n} the exhibit's number.
+CARD_CONFRONTATIONS = (
+    "Confront {name} with E{n}.",
+    "Confront {name} about E{n}.",
+    "{name}, explain E{n}.",
+    "{name}, what about E{n}?",
+)
 
 _TITLE_BEFORE = re.compile(rf"\b(?:the|{'|'.join(SPOKEN_TITLES)})\.?\s+$", re.IGNORECASE)
 # A number heard where an exhibit's goes ("come out, V6", "about D3", "with episode 40"): digits not part of a
@@ -76,8 +77,7 @@ class PhrasedConfrontationPass:
     "Joel Blamire, it's clearly 14." for "Joel Blamire, explain E14.", "Confront, Mrs. Ruddock, come
     out, V6." for "Confront Mrs Ruddock about E6.": the verb or the citation was heard as other words,
     while the name and the number came through. The card's ways of confronting that one with that
-    exhibit in the shape heard (`CONFRONT_FIRST` or `NAME_FIRST`, the name as heard) and the
-    transcript's own words are scored
+    exhibit (`CARD_CONFRONTATIONS`, the name as heard) and the transcript's own words are scored
     against the audio in one batched decoder call under the first pass's prompt, on the kept encoder
     output. The best is taken when it fits (`phrased_confrontation_floor`) and is no more than
     `phrased_confrontation_behind` behind the transcript (Whisper's own output nearly always scores
@@ -98,8 +98,7 @@ class PhrasedConfrontationPass:
         found = named_number(heard.text, hearing.matcher)
         assert found is not None
         own = hearing.first_transcript.raw_text.strip()
-        forms = CONFRONT_FIRST if _CONFRONT_OPENING.match(strip_openers(heard.text)) else NAME_FIRST
-        filled = (form.format(name=found.name, n=found.number) for form in forms)
+        filled = (form.format(name=found.name, n=found.number) for form in CARD_CONFRONTATIONS)
         texts = [text[:1].upper() + text[1:] for text in filled]  # "The butler, explain E6."
         scores = ears.recognizer.score_continuations(
             hearing.audio, "", [*(f" {text}" for text in texts), f" {own}"], initial_prompt=ears.vocabulary.prompt
