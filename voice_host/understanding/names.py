@@ -25,7 +25,7 @@ from rapidfuzz import fuzz
 from engine.classify import QUESTION_WORDS
 from engine.grammar import phrases
 from engine.messages import COMMAND_WORDS
-from voice_host.understanding.normalise import Correction, CorrectionKind, Normalised
+from voice_host.understanding.normalise import CITATION, Correction, CorrectionKind, Normalised
 from voice_host.understanding.settings import DEFAULT_SETTINGS, NameThresholds, RepairWeights
 
 
@@ -84,7 +84,6 @@ _THROUGH = re.compile(r"^\W*(?:walk|talk|run|take)\s+(?:us|me)\s+through\b", re.
 _TRIGGERS_ANYWHERE = frozenset({"ask", "confront", "accuse", "answers", *SPOKEN_TITLES})
 _TRIGGER_PHRASES_AT_START = (("to",), ("question", "for"), ("it", "was"), ("the", "killer", "is"))
 _WORD = re.compile(r"[A-Za-z][A-Za-z']*|@")
-_CITATION = re.compile(r"\bE\d{1,2}\b")
 _ANSWERS = ("answers", "answer")
 
 # How whisper mishears the card's openings when a name follows.
@@ -386,7 +385,7 @@ class NamesMatcher:
         if not any(mark in text[tokens[index].end : tokens[index + 1].start] for mark in ",:-"):
             return None
         rest = text[tokens[index].end :]
-        if not (tokens[index + 1].text.lower() in QUESTION_WORDS or _YOU.search(rest) or _CITATION.search(rest)):
+        if not (tokens[index + 1].text.lower() in QUESTION_WORDS or _YOU.search(rest) or CITATION.search(rest)):
             return None
         found = self.best(tokens[index].text, targets=self._roles)
         return found if found is not None and found[1] >= self.thresholds.role else None

@@ -65,6 +65,8 @@ _TIME_LEAD = r"(?:at|about|around|by|till|until|before|after|past|gone|near|near
 # "number seven" cites an exhibit only at the end of a phrase ("with number seven.", "number 7 and
 # 9"), never as an adjective ("number one suspect").
 _CITATION_END = r"(?=\s*(?:$|[,.;:!?)]|and\b|or\b|please\b|then\b))"
+#: An exhibit cited in normalised text: every citation is written E{n} ("E7"), however it was said.
+CITATION = re.compile(r"\bE\d{1,2}\b")
 _SPACES = re.compile(r"\s+")
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"})
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from engine.classify import ADDRESS_WORDS, QUESTION_WORDS
 from engine.messages import MessageKind
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher
-from voice_host.understanding.normalise import CorrectionKind, strip_openers
+from voice_host.understanding.normalise import CITATION, CorrectionKind, strip_openers
 from voice_host.understanding.passes.closed_set import (
     ClosedSlot,
     capitalised,
@@ -32,7 +32,6 @@ _TITLED = re.compile(rf"{_TITLE}\.?$", re.IGNORECASE)
 _HEAD = re.compile(r"^\W*((?:[\w'.-]+\s+){0,3}?[\w'.-]+)\s*[,:;.!?]\s*(.*)$", re.DOTALL)
 _TITLE_STOP = re.compile(r"\b(Mr|Mrs|Ms|Rev|Dr)\.", re.IGNORECASE)
 _YOU_WORDS = re.compile(r"\b(?:you|your|yours|yourself)\b", re.IGNORECASE)
-_CITATION = re.compile(r"\bE\d{1,2}\b")  # normalised text writes every exhibit cited as E{n}
 _PUT_VERBS = frozenset({"explain", "tell", "describe"})  # a message opening with one of these is said to someone
 
 
@@ -70,7 +69,7 @@ def lost_addressee_for(heard: Heard) -> LostAddressee | None:
     question = head.group(2).strip()
     first = re.findall(r"[\w']+", question.lower())[:1]
     asks = bool(question.endswith("?") or _YOU_WORDS.search(question) or (first and first[0] in QUESTION_WORDS))
-    cites = bool(_CITATION.search(question))  # "Blit, E9 is odd.": put to someone, the card makes it a confrontation
+    cites = bool(CITATION.search(question))  # "Blit, E9 is odd.": put to someone, the card makes it a confrontation
     if not (asks or cites):
         return None
     if not strip_openers(head.group(1)).strip(" ,.:;") and not (cites and first and first[0] in _PUT_VERBS):

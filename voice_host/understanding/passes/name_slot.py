@@ -13,7 +13,7 @@ from engine.grammar import grammar as phrases_grammar
 from engine.messages import MessageKind
 from engine.text import find_phrase, word_spans, words
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher
-from voice_host.understanding.normalise import CorrectionKind, strip_openers
+from voice_host.understanding.normalise import CITATION, CorrectionKind, strip_openers
 from voice_host.understanding.passes.closed_set import (
     ClosedSlot,
     capitalised,
@@ -29,14 +29,12 @@ from voice_host.understanding.understand import Heard
 _COMMANDS = frozenset({IntentKind.COMMAND})
 # What a card command with a {name} is, or an accusation (its accused).
 _NAMING = frozenset({MessageKind.COMMAND, MessageKind.CONFRONTATION, MessageKind.ACCUSATION})
-_TITLES = frozenset(title.lower().rstrip(".") for title in SPOKEN_TITLES)
 
 
 # After the card's accusation opening ("We accuse", "Final answer", "It was"): the accused's words run to the first
 # mark or to the exhibits ("Final answer, the person, exhibits E2, E5 and E10.").
 _ACCUSED_END = r"[,.:;!?]|\b(?:exhibits?|because|with)\b|\bE\d|$"
 _ACCUSED = re.compile(rf"^[\s,:;-]*((?:(?!{_ACCUSED_END})[^,.:;!?])+?)\s*(?={_ACCUSED_END})")
-_CITATION = re.compile(r"\bE\d{1,2}\b")
 
 
 def accused_words(text: str) -> str | None:
@@ -47,7 +45,7 @@ def accused_words(text: str) -> str | None:
     if opening is None:
         return None
     accused = _ACCUSED.match(body[opening.end() :])
-    if accused is None or not _CITATION.search(body[opening.end() + accused.end() :]):
+    if accused is None or not CITATION.search(body[opening.end() + accused.end() :]):
         return None
     return accused.group(1).strip().lower()
 
@@ -92,7 +90,7 @@ def lost_name_for(heard: Heard, matcher: NamesMatcher, max_words: int) -> LostNa
         first, last = at, at + len(said) - 1
         possessive = tokens[last].endswith("'s")
         # "Mr. Lizard", "the person": the title or the article was heard right, the word after it is the slot.
-        titled = said[0] in _TITLES and len(said) > 1
+        titled = said[0] in SPOKEN_TITLES and len(said) > 1
         role = said[0] == "the" and len(said) > 1
         first += titled or role
         role = role or (first > 0 and tokens[first - 1] == "the")  # "let's hear the gloigment's answers"

@@ -12,7 +12,7 @@ from engine.messages import MessageKind
 from engine.rules import EXHIBITS
 from voice_host.understanding.names import SPOKEN_TITLES, NamesMatcher
 from voice_host.understanding.normalise import TEEN_FOR_TY, CorrectionKind
-from voice_host.understanding.passes.closed_set import understand_repaired
+from voice_host.understanding.passes.closed_set import capitalised, understand_repaired
 from voice_host.understanding.passes.phrased_command import short_and_unusable
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun
 
@@ -28,6 +28,7 @@ CARD_CONFRONTATIONS = (
 _TITLE_BEFORE = re.compile(rf"\b(?:the|{'|'.join(SPOKEN_TITLES)})\.?\s+$", re.IGNORECASE)
 # A number heard where an exhibit's goes ("come out, V6", "about D3", "with episode 40"): digits not part of a
 # clock time ("at 10", "10.35", "10 o'clock"), or a number word ending the message ("it's likely one.").
+# Not normalise's time leads: "about" and "to" join a confrontation to its exhibit ("about D3").
 _TIME_LEADS = frozenset("at around by till until before after past passed since half quarter".split())
 _DIGITS = re.compile(r"(?<![\d.:])(\d{1,2})\b(?![.:]\d|\s*(?:o'?clock|am\b|pm\b|past\b|to\b))")
 _LAST_WORD = re.compile(r"(\w+)\W*$")
@@ -99,7 +100,7 @@ class PhrasedConfrontationPass:
         assert found is not None
         own = hearing.first_transcript.raw_text.strip()
         filled = (form.format(name=found.name, n=found.number) for form in CARD_CONFRONTATIONS)
-        texts = [text[:1].upper() + text[1:] for text in filled]  # "The butler, explain E6."
+        texts = [capitalised(text) for text in filled]  # "The butler, explain E6."
         scores = ears.recognizer.score_continuations(
             hearing.audio, "", [*(f" {text}" for text in texts), f" {own}"], initial_prompt=ears.vocabulary.prompt
         )

@@ -13,7 +13,7 @@ from engine.rules import EXHIBITS
 from engine.text import words
 from voice_host.ears.sound import SAMPLE_RATE
 from voice_host.understanding.normalise import Correction, CorrectionKind
-from voice_host.understanding.passes.closed_set import ClosedSlot, closed_best, name_candidates
+from voice_host.understanding.passes.closed_set import ClosedSlot, capitalised, closed_best, name_candidates
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, unusable
 from voice_host.understanding.passes.slots import Slot
 from voice_host.understanding.understand import recognition_confidence
@@ -37,7 +37,7 @@ def whole_command_candidates() -> tuple[CommandCandidate, ...]:
     """
     alone = [command for command in Command if command is not Command.READ]
     said = [*(command.value for command in alone), "repeat"]
-    candidates = [CommandCandidate(f" {word[:1].upper()}{word[1:]}", word) for word in said]
+    candidates = [CommandCandidate(f" {capitalised(word)}", word) for word in said]
     candidates += [CommandCandidate(f" Read E{n}", f"read E{n}") for n in range(1, EXHIBITS + 1)]
     # Said "read exhibit nine", Whisper writes "Read exhibit 9.": " E9" fits that audio badly.
     candidates += [CommandCandidate(f" Read exhibit {n}", f"read E{n}") for n in range(1, EXHIBITS + 1)]
