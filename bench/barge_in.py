@@ -185,7 +185,7 @@ class Ears:
         from voice_host.cli.hear import fresh_game
         from voice_host.loop.barge_in import BargeWords, barge_words
         from voice_host.loop.listener import FeedOnlySource, InlineExecutor, Listener, ShortHeard, Utterance
-        from voice_host.loop.session import is_repeat_request
+        from voice_host.understanding.host_requests import is_repeat_request
 
         now = [0.0]
         found: list[Heard] = []

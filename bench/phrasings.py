@@ -38,7 +38,7 @@ from engine.game import Game  # noqa: E402
 from engine.grammar import IntentKind, grammar  # noqa: E402
 from engine.messages import Command, Message, MessageKind  # noqa: E402
 from voice_host.loop.casefiles import load_bundled_case  # noqa: E402
-from voice_host.loop.session import is_repeat_request  # noqa: E402
+from voice_host.understanding.host_requests import is_repeat_request  # noqa: E402
 from voice_host.understanding.understand import Understander  # noqa: E402
 
 HERE = Path(__file__).resolve().parent / "phrasings"

@@ -72,7 +72,7 @@ def first_audio_seconds(understand_seconds: float, reply_seconds: float, turn: T
 def intent_of(message: Message | None, text: str) -> Intent:
     """What the Host does with the text: the session's repeat rule first (as the session reads it, with the
     engine's message), then the engine's message."""
-    from voice_host.loop.session import is_repeat_request
+    from voice_host.understanding.host_requests import is_repeat_request
 
     if text and is_repeat_request(text, message):
         return REPEAT

@@ -89,7 +89,12 @@ class ScriptedRecognizer:
         else:
             self.calls.append(initial_prompt or None)
             text = self.biased if initial_prompt else self.plain
-        rejected = self.rejected if initial_prompt and audio is self.utterance and not prefix else None
+        first_pass = bool(initial_prompt) and audio is self.utterance and not prefix and playback_rate is None
+        rejected = self.rejected if first_pass else None
+        # As the real beam search of five: the biased transcript keeps its runners-up (unless told, its
+        # own words again, as a beam that found nothing else writes them).
+        beam = self.runners_up or tuple((text, avg_logprob - 0.1 * (i + 1)) for i in range(4))
+        runners_up = tuple(self._hypothesis(said, logprob, initial_prompt) for said, logprob in beam) if first_pass else ()
         return Transcript(
             text="" if rejected else text,
             raw_text=text,
@@ -99,14 +104,17 @@ class ScriptedRecognizer:
             audio_seconds=1.0,
             rejected=rejected,
             initial_prompt=initial_prompt or None,
+            runners_up=runners_up,
         )
+
+    @staticmethod
+    def _hypothesis(said: str, logprob: float, initial_prompt: str | None) -> Transcript:
+        return Transcript(said, said, logprob, 0.01, 0.0, 1.0, initial_prompt=initial_prompt)
 
     def hypotheses(self, audio: object, initial_prompt: str | None, count: int) -> Hypotheses:
         self.calls.append("n-best")
         said = ((self.biased, self.avg_logprob), *self.runners_up)[:count]
-        return Hypotheses(
-            tuple(Transcript(text, text, logprob, 0.01, 0.0, 1.0, initial_prompt=initial_prompt) for text, logprob in said), 0.01
-        )
+        return Hypotheses(tuple(self._hypothesis(text, logprob, initial_prompt) for text, logprob in said), 0.01)
 
     def score_continuations(
         self,
@@ -130,7 +138,8 @@ class ScriptedRecognizer:
 
 # The phrased-command pass off: for tests of the passes before it on short table talk, which it would score too.
 PHRASED_OFF = UnderstandingSettings(phrased_command_candidates=0)
-NBEST_ON = UnderstandingSettings(nbest_hypotheses=10)  # the n-best pass is off as it ships (settings say why)
+# More of the beam's hypotheses than the first pass's beam keeps: the n-best pass searches again.
+NBEST_WIDER = UnderstandingSettings(nbest_hypotheses=10)
 
 
 def passes_for(

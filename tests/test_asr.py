@@ -420,6 +420,28 @@ def test_the_beam_s_hypotheses_come_from_the_encoding_already_made(
     assert sum(t.seconds for t in found.transcripts) == found.seconds > 0.0  # the one search, counted once
 
 
+def test_a_transcript_keeps_its_beam_s_runners_up(
+    tiny_recognizer: Recognizer, render_speech: Render, encoded_frames: list[int]
+) -> None:
+    # The one beam search `transcribe` makes returns every finished hypothesis: the n-best pass reads
+    # the others from the transcript instead of searching again.
+    audio = render_speech("Read exhibit seven.")
+    first = tiny_recognizer.transcribe(audio, initial_prompt=PROMPT)
+    found = tiny_recognizer.hypotheses(audio, PROMPT, tiny_recognizer.options.beam_size)
+    assert len(encoded_frames) == 1
+    assert len(first.runners_up) == tiny_recognizer.options.beam_size - 1
+    assert [(t.raw_text, round(t.avg_logprob, 4)) for t in first.runners_up] == [
+        (t.raw_text, round(t.avg_logprob, 4)) for t in found.transcripts[1:]
+    ]
+    assert all(t.seconds == 0.0 and t.initial_prompt == PROMPT for t in first.runners_up)  # no time of their own
+
+
+def test_a_transcript_continued_from_a_prefix_keeps_no_runners_up(tiny_recognizer: Recognizer, render_speech: Render) -> None:
+    # A prefix's words are in the text but not among the beam's tokens: its hypotheses would lose them.
+    audio = render_speech("Read exhibit seven.")
+    assert tiny_recognizer.transcribe(audio, initial_prompt=PROMPT, prefix="Read E").runners_up == ()
+
+
 def test_each_model_has_its_own_transcription_lock() -> None:
     # The short path's tiny.en never waits for the whole understanding's decode on base.
     from voice_host.ears.asr import _transcribe_lock

@@ -7,7 +7,7 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import Command, MessageKind
-from tests.scripted_recognizer import ALONE, AUDIO, NBEST_ON, SEATS, UNSURE, ScriptedRecognizer, passes_for, seated_game
+from tests.scripted_recognizer import ALONE, AUDIO, NBEST_WIDER, SEATS, UNSURE, ScriptedRecognizer, passes_for, seated_game
 from voice_host.ears.asr import Rejection
 from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.normalise import CorrectionKind
@@ -81,22 +81,52 @@ def test_the_n_best_measures_behind_the_best_of_all_not_the_first(understander: 
     assert choose_hypothesis(first, others, behind=0.35) is not None
 
 
+@pytest.mark.parametrize(
+    ("first", "runner_up"),
+    [
+        ("Keld, the yard door has been open all night.", "Keld, the yard door has been open all night?"),
+        ("Number one suspect for me is still open.", "Number 1 suspect for me is still open."),
+    ],
+)
+def test_a_runner_up_that_only_writes_the_words_otherwise_is_no_new_hearing(
+    understander: Understander, game: Game, first: str, runner_up: str
+) -> None:
+    assert (
+        choose_hypothesis(_hypothesis(understander, game, first, -0.2), [_hypothesis(understander, game, runner_up, -0.2)], 0.25)
+        is None
+    )
+
+
 def test_the_n_best_never_chooses_the_first_transcript_s_words_or_a_rejected_one(understander: Understander, game: Game) -> None:
     first = _hypothesis(understander, game, "Read it well.", -0.36)
     rejected = Hypothesis("Read E12.", -0.37, understander.understand("Read E12.", game, rejected="low_confidence"))
     assert choose_hypothesis(first, [first, rejected], behind=0.25) is None
 
 
+# A beam of five: the transcript and four runners-up.
+BEAM = (("Read it, well.", -0.40), ("Read the twelve.", -0.45), ("Read it all.", -0.5), ("Reddit well.", -0.6))
+
+
 def test_the_n_best_pass_takes_a_whole_message_the_beam_had_close_behind(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("Read it well.", "", runners_up=(("Read it, well.", -0.40), ("Read the twelve.", -0.45)))
+    recognizer = ScriptedRecognizer("Read it well.", "", runners_up=BEAM)
     recognizer.avg_logprob = -0.36
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_ON).hear(AUDIO, game, SEATS)
-    assert "n-best" in recognizer.calls
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
     heard = result.heard
     assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (12,)
     assert CorrectionKind.NBEST in [c.kind for c in heard.corrections]
     assert heard.transcript == "Read it well."  # what Whisper ranked first stays the transcript
-    assert [run.decodes for run in result.runs if run.name is PassName.NBEST] == [1]  # one beam search
+    # The first pass's beam kept the runners-up: no search of the pass's own.
+    assert "n-best" not in recognizer.calls
+    assert [run.decodes for run in result.runs if run.name is PassName.NBEST] == [0]
+
+
+def test_more_hypotheses_than_the_beam_kept_cost_one_search(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read it well.", "", runners_up=BEAM)
+    recognizer.avg_logprob = -0.36
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_WIDER).hear(AUDIO, game, SEATS)
+    assert recognizer.calls.count("n-best") == 1
+    assert [run.decodes for run in result.runs if run.name is PassName.NBEST] == [1]
+    assert result.heard.message is not None and result.heard.message.exhibits == (12,)
 
 
 def test_table_talk_the_beam_makes_a_question_is_asked_about_first(case: Case, game: Game) -> None:
@@ -104,28 +134,40 @@ def test_table_talk_the_beam_makes_a_question_is_asked_about_first(case: Case, g
         "Phoebe, one notice how nervous Julius was.", "", runners_up=(("Phoebe, anyone notice how nervous Julius was?", -0.1),)
     )
     recognizer.avg_logprob = -0.05
-    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_ON).hear(AUDIO, game, SEATS).heard
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
     assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.costly
     assert heard.needs_confirmation  # never a question spent on a runner-up
 
 
 def test_a_whole_message_costs_no_n_best_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Keld, where were you at ten?", "Keld, where were you at ten?")
-    passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_ON).hear(AUDIO, game, SEATS)
-    assert "n-best" not in recognizer.calls
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=NBEST_WIDER).hear(AUDIO, game, SEATS)
+    assert "n-best" not in recognizer.calls and PassName.NBEST not in [run.name for run in result.runs]
 
 
-def test_the_n_best_pass_is_off_as_it_ships(case: Case, game: Game) -> None:
+def test_say_that_again_is_left_to_the_host(case: Case, game: Game) -> None:
+    # No card message, but the session replays its last reply for it: a runner-up is not looked for.
+    recognizer = ScriptedRecognizer(
+        "Could you say that again, please?", "", runners_up=(("Could you save up again, please?", -0.1),)
+    )
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert PassName.NBEST not in [run.name for run in result.runs]
+    assert result.heard.text == "Could you say that again, please?"
+
+
+def test_the_n_best_pass_is_off_at_zero(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Read it well.", "", runners_up=(("Read the twelve.", -0.40),))
     recognizer.avg_logprob = -0.36
-    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
-    assert "n-best" not in recognizer.calls and CorrectionKind.NBEST not in [c.kind for c in heard.corrections]
+    off = UnderstandingSettings(nbest_hypotheses=0)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, settings=off).hear(AUDIO, game, SEATS)
+    assert PassName.NBEST not in [run.name for run in result.runs]
+    assert CorrectionKind.NBEST not in [c.kind for c in result.heard.corrections]
 
 
 def test_a_rejected_transcript_costs_no_n_best_pass(case: Case, game: Game) -> None:
     recognizer = ScriptedRecognizer("Yes, yes, yes, yes.", "", runners_up=(("Yes.", -0.1),), rejected=Rejection.REPETITION)
     recognizer.avg_logprob = -0.1
-    passes = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, passes=(FirstPass(), NBestPass()), settings=NBEST_ON)
+    passes = passes_for(case, recognizer, Biasing.PROMPT_CHECKED, passes=(FirstPass(), NBestPass()))
     heard = passes.hear(AUDIO, game, SEATS).heard
     assert "n-best" not in recognizer.calls and heard.message is None
 

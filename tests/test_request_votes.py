@@ -23,7 +23,7 @@ from engine.request_votes import (
     request_votes,
 )
 from tests.engine_support import hollin_case, seated, to_round
-from voice_host.loop.session import is_repeat_request
+from voice_host.understanding.host_requests import is_repeat_request
 
 SEATS = ("Ann", "Ben")
 

@@ -8,7 +8,8 @@ from engine.case import Case
 from engine.game import Game
 from engine.replies import Reply
 from voice_host.loop.casefiles import load_bundled_case
-from voice_host.loop.session import HostSession, is_repeat_request
+from voice_host.loop.session import HostSession
+from voice_host.understanding.host_requests import is_repeat_request
 from voice_host.understanding.understand import Heard, Understander
 
 SEATS = ("Ann", "Ben")

@@ -15,10 +15,9 @@ from typing import Protocol
 from engine.grammar import IntentKind, grammar
 from engine.messages import Command, Message, MessageKind
 from engine.replies import Reply
-from engine.request_votes import voted_command
 from engine.state import GameState
-from engine.text import drop_openers
 from voice_host.loop.events import HeardUtterance
+from voice_host.understanding.host_requests import is_repeat_request
 from voice_host.understanding.understand import Heard
 
 
@@ -57,24 +56,6 @@ class SessionOutput:
 NOT_SENT = "Not sent. Say it again."
 NOTHING_TO_REPEAT = "Nothing has been said yet."
 SAY_YES_OR_NO = "Say yes or no."
-
-
-def is_repeat_request(text: str, message: Message | None = None) -> bool:
-    """ "repeat", "say that again", "pardon?": the phrase grammar's request to the voice host itself.
-
-    Said with a reason around it ("Grandma didn't hear, say it again"), the grammar's [clauses], only
-    when the engine's `message` for the words names none of the six ("Keld, say that again?" asks Keld).
-    """
-    phrases = grammar()
-    text = drop_openers(text)  # "host, say that again", "ok, what was that"
-    said = phrases.match(text)
-    if said is None and message is not None and message.suspect is None:
-        said = phrases.in_clauses(text, frozenset({IntentKind.HOST}))
-    if said is None and message is not None and message.kind is MessageKind.TABLE_TALK:
-        # In words no template lists ("could you run that last bit past us once more"): the examples' votes.
-        vote = voted_command(text, None)
-        return vote is not None and vote.command == "repeat"
-    return said is not None and said.intent.kind is IntentKind.HOST and said.intent.name == "repeat"
 
 
 def _card_answer(text: str) -> str | None:

@@ -46,7 +46,6 @@ from voice_host.loop.barge_in import (
     finishing_text,
 )
 from voice_host.loop.events import MicLevel, MicStatus
-from voice_host.loop.session import is_repeat_request
 from voice_host.screen.driver import Exchange, TableDriver
 from voice_host.screen.house import house_plan
 from voice_host.screen.views import Evidence, find_sentence, full_state_view, ledger_view, plain_taken_as
@@ -72,6 +71,7 @@ from voice_host.screen.widgets import (
     StatementsView,
     exhibit_options,
 )
+from voice_host.understanding.host_requests import is_repeat_request
 
 if TYPE_CHECKING:
     from pathlib import Path

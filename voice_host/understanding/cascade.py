@@ -27,10 +27,6 @@ The passes, in order (with the prompt biasing, the default):
 - focus, when a transcript with the game's words in it gave the Host nothing to act on: the first
   pass's words timed (Whisper's word alignment, no second decode) and only the loudest speaker's
   words kept (the one talking to the laptop, not the room); a repair too;
-- n-best, when what the transcript was taken as is still not a whole card message (table talk, a
-  request to the Host, a command or question that lost its argument): the beam's other hypotheses
-  (one beam search on the encoder output already made) are understood, and the best that is a whole
-  message, close enough behind the best score, is taken as a repair (a costly one is confirmed);
 - slower, when what the transcript was taken as is still not a whole card message (and not a
   request to the Host) and no other voice is in the gaps: Whisper again on the utterance played a
   tenth slower and lower, and a whole message heard there is taken as a repair (a costly one is
@@ -55,6 +51,11 @@ The passes, in order (with the prompt biasing, the default):
 - phrased confrontation, when it still gives nothing but names one of the six and one exhibit number
   after them ("Joel Blamire, it's clearly 14."): the card's confrontations of that one with that
   exhibit scored against the audio; the best is always asked about first;
+- n-best, when what the transcript was taken as is still not a whole card message (table talk, a
+  command or question that lost its argument) and not "say that again": the other hypotheses the
+  first pass's beam search kept are understood, and the best that is a whole message, close enough
+  behind the best score and in other words than the transcript's, is taken as a repair (a costly one
+  is confirmed). Last, since it takes what the passes made for one shape of message miss;
 - check, when the transcript names a suspect in a costly message that would otherwise go through: an
   unbiased pass, and a name only the biased pass produced counts as uncertain, unless the unbiased
   pass had words in its place and the six's names scored there (a closed set) put it clearly first.
@@ -123,7 +124,6 @@ def _cascade(biasing: Biasing) -> tuple[RecognitionPass, ...]:
         NameSlotPass(),
         LostCitationPass(),
         FocusPass(),
-        NBestPass(),
         SlowerPass(),
         NearVoicePass(),
         AccusedExhibitsPass(),
@@ -131,6 +131,7 @@ def _cascade(biasing: Biasing) -> tuple[RecognitionPass, ...]:
         WholeCommandPass(),
         PhrasedCommandPass(),
         PhrasedConfrontationPass(),
+        NBestPass(),
     )
     return (*passes, CheckPass()) if biasing is Biasing.PROMPT_CHECKED else passes
 

@@ -152,15 +152,14 @@ class UnderstandingSettings:
     phrased_confrontation_floor: float = -3.0
     phrased_confrontation_behind: float = 2.5
     # N-best pass: when the transcript is not a whole card message, the beam's other hypotheses (this
-    # many, from a beam this wide: at 5 they are mostly the same words punctuated otherwise) are
-    # understood, and the best one that is a whole message is taken when its mean token
-    # log-probability is at most `nbest_behind` below the best hypothesis's. On tune the right ones
-    # were 0.0-0.23 behind (one 0.41); a costly one is always confirmed (a doubtful repair).
-    # 0 turns the pass off, as it ships: on tune it added intent (clean +0.8, room +4.1, kitchen +2.5
-    # points) but confirmations too (clean 14.2% -> 16.7%, over issue 13's 15%), and it runs at every
-    # early pause whose words are not yet whole: first audio p90 on tune +0.13 s clean, +0.16 s room
-    # (bench/turn.py, idle). 10 turns it on (docs/benchmarks.md "Tune only: the n-best list").
-    nbest_hypotheses: int = 0
+    # many, the first included: up to the first pass's beam width they come free with it, more cost a
+    # search of their own) are understood, and the best one that is a whole message is taken when its
+    # mean token log-probability is at most `nbest_behind` below the best hypothesis's. On tune the
+    # right ones were 0.0-0.23 behind (one 0.41); a costly one is always confirmed (a doubtful repair).
+    # 0 turns the pass off. 10 (a search of its own, 0.34 s where it runs: 20% of clean tune lines, 30%
+    # of room) found more (room +10 lines of 493 against +6) but put first audio p90 0.2 s later, over
+    # issue 13's 1.2 s in the room (docs/benchmarks.md "Tune only: the n-best list" and session 32's).
+    nbest_hypotheses: int = 5
     nbest_behind: float = 0.25
     # Slower pass: when the transcript is not a whole card message, Whisper hears the utterance again
     # played at this rate (a tenth slower and lower: `asr.played_at`), and takes a whole message it

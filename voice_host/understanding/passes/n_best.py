@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from engine.case import NUMBER_WORDS
+from voice_host.understanding.host_requests import is_repeat_request
 from voice_host.understanding.normalise import Correction, CorrectionKind
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, whole_message
 from voice_host.understanding.understand import Heard
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+
+_DIGITS = {word: str(number) for number, word in enumerate(NUMBER_WORDS, start=1)}
 
 
 @dataclass(frozen=True)
@@ -22,14 +28,25 @@ class Hypothesis:
     heard: Heard
 
 
+def said_words(said: str) -> tuple[str, ...]:
+    """The words alone, as a beam's hypotheses differ when they differ only in how they are written.
+
+    Punctuation, capitals and "one" against "1" are Whisper's writing, not another hearing: a runner-up
+    that only writes the first transcript otherwise ("Keld, the yard door has been open all night?")
+    is no new evidence of what was said.
+    """
+    return tuple(_DIGITS.get(word, word) for word in re.findall(r"[a-z0-9']+", said.lower()))
+
+
 def choose_hypothesis(first: Hypothesis, others: Sequence[Hypothesis], behind: float) -> Hypothesis | None:
     """The hypothesis to take instead of the first transcript, or None.
 
     Only a hypothesis whose understanding is a whole card message (`whole_message`) and that Whisper
     scored no more than `behind` below the best of all (the first transcript included) qualifies; of
-    those, the one Whisper scored best. Words the first transcript already had are never a new choice.
+    those, the one Whisper scored best. Words the first transcript already had, however written
+    (`said_words`), are never a new choice.
     """
-    usable = [h for h in others if h.heard.rejected is None and h.said.strip() != first.said.strip()]
+    usable = [h for h in others if h.heard.rejected is None and said_words(h.said) != said_words(first.said)]
     best = max([first.avg_logprob, *(h.avg_logprob for h in usable)])
     whole = [h for h in usable if whole_message(h.heard.message) and h.avg_logprob >= best - behind]
     return max(whole, key=lambda h: h.avg_logprob, default=None)
@@ -44,7 +61,8 @@ class NBestPass:
     true …" first, "As Marsden, is it true …" 0.05 behind; "Read it well." first, "Read the
     twelve." behind it). When what the transcript was taken as is not a whole message (table talk, a
     request to the Host, a command or question that lost its argument), the beam's hypotheses
-    (`nbest_hypotheses`, one beam search on the encoder output already made) are each understood,
+    (`nbest_hypotheses`: those the first pass's own beam search kept, `Transcript.runners_up`, or one
+    more search on the encoder output already made when more are asked for) are each understood,
     and the best that is a whole message within `nbest_behind` of the best score is taken
     (`choose_hypothesis`), as a repair: a costly one (a question, a confrontation) is always asked
     about first, so table talk the beam turned into a question costs a confirmation, never a question.
@@ -55,14 +73,23 @@ class NBestPass:
 
     def applies(self, hearing: Hearing, ears: Ears) -> bool:
         first = hearing.first
-        on = ears.settings.nbest_hypotheses > 0  # off as it ships: see the settings
-        return on and first is not None and first.rejected is None and not whole_message(hearing.current.message)
+        if ears.settings.nbest_hypotheses <= 0 or first is None or first.rejected is not None:
+            return False
+        heard = hearing.current
+        # "Could you say that again?" is no card message, but the Host acts on it (the session replays).
+        return not whole_message(heard.message) and not is_repeat_request(heard.text, heard.message)
 
     def run(self, hearing: Hearing, ears: Ears) -> None:
         heard = hearing.current
         first = hearing.first_transcript
-        found = ears.recognizer.hypotheses(hearing.audio, ears.vocabulary.prompt, ears.settings.nbest_hypotheses)
-        hearing.runs.append(PassRun(self.name, found.transcripts))
+        count = ears.settings.nbest_hypotheses
+        if len(first.runners_up) + 1 >= count:
+            # The first pass's own beam kept them: no search of its own.
+            transcripts = (first, *first.runners_up)[:count]
+            hearing.runs.append(PassRun(self.name, transcripts, searched=False))
+        else:
+            transcripts = ears.recognizer.hypotheses(hearing.audio, ears.vocabulary.prompt, count).transcripts
+            hearing.runs.append(PassRun(self.name, transcripts))
         weight = ears.settings.repairs.nbest
         others = [
             Hypothesis(
@@ -70,7 +97,7 @@ class NBestPass:
                 h.avg_logprob,
                 hearing.understand(ears, h, repairs=(Correction(CorrectionKind.NBEST, first.raw_text, h.raw_text, weight),)),
             )
-            for h in found.transcripts
+            for h in transcripts
         ]
         chosen = choose_hypothesis(Hypothesis(first.raw_text, first.avg_logprob, heard), others, ears.settings.nbest_behind)
         if chosen is not None:

@@ -91,10 +91,13 @@ class PassRun:
     name: PassName
     transcripts: tuple[Transcript, ...]
     scores: tuple[SlotScores, ...] = ()  # a closed set scored on the audio
+    searched: bool = True  # False: its transcripts came from an earlier pass's beam search, no decode of its own
 
     @property
     def decodes(self) -> int:
         """Whisper's decodes in this run: the n-best pass's hypotheses all come from one beam search."""
+        if not self.searched:
+            return 0
         if self.name is PassName.NBEST:
             return min(1, len(self.transcripts))
         return len(self.transcripts)
