@@ -370,14 +370,15 @@ class BeamKeeper:
     """CTranslate2's Whisper, whose beam searches return every finished hypothesis, the last one kept.
 
     faster-whisper asks a beam search for its best transcript only, and reads `sequences_ids[0]`;
-    asking for as many hypotheses as the beam is wide costs nothing more here (0.30 s against 0.29 s
-    for a beam of 5 on 30 room utterances, the best the same each time), so the others are kept
-    (`last`) for `Recognizer.transcribe` to pass on. Everything else goes to the model as it is.
+    asking for as many hypotheses as the beam is wide costs nothing more here (a decode of 60 room
+    utterances 0.265 s with them against 0.262 s without, alternated; the best the same), so the
+    others are kept (`last`) for `Recognizer.transcribe` to pass on. Everything else goes to the model
+    as it is.
     """
 
     def __init__(self, whisper: object) -> None:
         self.whisper = whisper
-        self.last: object | None = None  # the last beam search's result, when it searched one utterance
+        self.last: Any = None  # the last search's CTranslate2 result, when it searched one utterance
         self.searches = 0
 
     def __getattr__(self, name: str) -> object:
