@@ -91,6 +91,8 @@ class NBestPass:
             transcripts = ears.recognizer.hypotheses(hearing.audio, ears.vocabulary.prompt, count).transcripts
             hearing.runs.append(PassRun(self.name, transcripts))
         weight = ears.settings.repairs.nbest
+        # Only what `choose_hypothesis` could take is understood (each costs about what the first did).
+        heard_first = said_words(first.raw_text)
         others = [
             Hypothesis(
                 h.raw_text,
@@ -98,6 +100,7 @@ class NBestPass:
                 hearing.understand(ears, h, repairs=(Correction(CorrectionKind.NBEST, first.raw_text, h.raw_text, weight),)),
             )
             for h in transcripts
+            if h.rejected is None and said_words(h.raw_text) != heard_first
         ]
         chosen = choose_hypothesis(Hypothesis(first.raw_text, first.avg_logprob, heard), others, ears.settings.nbest_behind)
         if chosen is not None:
