@@ -404,10 +404,12 @@ def test_a_candidate_s_tokens_are_read_from_any_path_through_them() -> None:
     assert _known_logprobs((4, 2), 0, paths) == pytest.approx([np.log(1 / 8)])
 
 
-def test_the_beam_s_hypotheses_come_from_the_encoding_already_made(
+def test_the_beam_s_hypotheses_are_the_transcript_and_its_runners_up(
     tiny_recognizer: Recognizer, render_speech: Render, encoded_frames: list[int]
 ) -> None:
-    # The n-best pass's list: the beam search `transcribe` makes, keeping its runners-up too.
+    # The one beam search `transcribe` makes keeps every finished hypothesis (the n-best pass reads
+    # them from the transcript); `hypotheses` searches again, on the encoding already made, and
+    # finds the same.
     audio = render_speech("Read exhibit seven.")
     first = tiny_recognizer.transcribe(audio, initial_prompt=PROMPT)
     found = tiny_recognizer.hypotheses(audio, PROMPT, tiny_recognizer.options.beam_size)
@@ -415,25 +417,13 @@ def test_the_beam_s_hypotheses_come_from_the_encoding_already_made(
     assert len(found.transcripts) == tiny_recognizer.options.beam_size
     assert found.transcripts[0].raw_text == first.raw_text  # the same beam: its best is the transcript
     assert found.transcripts[0].avg_logprob == pytest.approx(first.avg_logprob, abs=1e-4)
-    assert len({t.raw_text for t in found.transcripts}) == len(found.transcripts)  # each a different reading
-    assert all(t.avg_logprob <= 0.0 and t.initial_prompt == PROMPT for t in found.transcripts)
-    assert sum(t.seconds for t in found.transcripts) == found.seconds > 0.0  # the one search, counted once
-
-
-def test_a_transcript_keeps_its_beam_s_runners_up(
-    tiny_recognizer: Recognizer, render_speech: Render, encoded_frames: list[int]
-) -> None:
-    # The one beam search `transcribe` makes returns every finished hypothesis: the n-best pass reads
-    # the others from the transcript instead of searching again.
-    audio = render_speech("Read exhibit seven.")
-    first = tiny_recognizer.transcribe(audio, initial_prompt=PROMPT)
-    found = tiny_recognizer.hypotheses(audio, PROMPT, tiny_recognizer.options.beam_size)
-    assert len(encoded_frames) == 1
-    assert len(first.runners_up) == tiny_recognizer.options.beam_size - 1
     assert [(t.raw_text, round(t.avg_logprob, 4)) for t in first.runners_up] == [
         (t.raw_text, round(t.avg_logprob, 4)) for t in found.transcripts[1:]
     ]
-    assert all(t.seconds == 0.0 and t.initial_prompt == PROMPT for t in first.runners_up)  # no time of their own
+    assert len({t.raw_text for t in found.transcripts}) == len(found.transcripts)  # each a different reading
+    assert all(t.avg_logprob <= 0.0 and t.initial_prompt == PROMPT for t in found.transcripts)
+    assert sum(t.seconds for t in found.transcripts) == found.seconds > 0.0  # the one search, counted once
+    assert all(t.seconds == 0.0 for t in first.runners_up)  # the first pass's time is the transcript's
 
 
 def test_a_transcript_continued_from_a_prefix_keeps_no_runners_up(tiny_recognizer: Recognizer, render_speech: Render) -> None:
