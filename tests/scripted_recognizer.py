@@ -59,7 +59,6 @@ class ScriptedRecognizer:
     fits: dict[str, float] = field(default_factory=dict)  # closed-set scores by continuation (else -10)
     # The beam's runners-up after the biased transcript (words, mean token log-probability).
     runners_up: tuple[tuple[str, float], ...] = ()
-    wider: tuple[tuple[str, float], ...] = ()  # what only a wider beam than the first pass's finds, after those
     rejected: Rejection | None = None  # what a guard made of the biased transcript
     # What the slower pass hears (the utterance played slower), and how sure; "": the biased words again.
     slower: str = ""
@@ -114,7 +113,7 @@ class ScriptedRecognizer:
 
     def hypotheses(self, audio: object, initial_prompt: str | None, count: int) -> Hypotheses:
         self.calls.append("n-best")
-        said = ((self.biased, self.avg_logprob), *self.runners_up, *self.wider)[:count]
+        said = ((self.biased, self.avg_logprob), *self.runners_up)[:count]
         return Hypotheses(tuple(self._hypothesis(text, logprob, initial_prompt) for text, logprob in said), 0.01)
 
     def score_continuations(

@@ -145,37 +145,6 @@ def test_a_whole_message_costs_no_n_best_pass(case: Case, game: Game) -> None:
     assert "n-best" not in recognizer.calls and PassName.NBEST not in [run.name for run in result.runs]
 
 
-# The first pass's beam: the same words written otherwise, nothing else.
-SAME_WORDS = tuple((f"Question of ranzis, why was the yard for open{mark}", -0.3 - 0.01 * i) for i, mark in enumerate(".!?,"))
-
-
-def test_a_question_to_no_one_has_a_wider_beam_searched(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer(
-        "Question of ranzis, why was the yard for open?",
-        "",
-        runners_up=SAME_WORDS,
-        wider=(("Question for Francis, why was the yard for open?", -0.35),),
-    )
-    recognizer.avg_logprob = -0.3
-    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert recognizer.calls.count("n-best") == 1  # the one wider search
-    heard = result.heard
-    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.suspect == "keld"
-    assert heard.needs_confirmation  # a runner-up's question is asked about first
-
-
-def test_no_wider_beam_without_a_question(case: Case, game: Game) -> None:
-    statement = tuple(
-        (said.replace("Question of ranzis, why", "Rancid, the").rstrip("?"), logprob) for said, logprob in SAME_WORDS
-    )
-    recognizer = ScriptedRecognizer(
-        "Rancid, the yard was open.", "", runners_up=statement, wider=(("Francis, the yard was open?", -0.35),)
-    )
-    recognizer.avg_logprob = -0.3
-    passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
-    assert "n-best" not in recognizer.calls
-
-
 def test_say_that_again_is_left_to_the_host(case: Case, game: Game) -> None:
     # No card message, but the session replays its last reply for it: a runner-up is not looked for.
     recognizer = ScriptedRecognizer(

@@ -55,8 +55,7 @@ The passes, in order (with the prompt biasing, the default):
   command or question that lost its argument) and not "say that again": the other hypotheses the
   first pass's beam search kept are understood, and the best that is a whole message, close enough
   behind the best score and in other words than the transcript's, is taken as a repair (a costly one
-  is confirmed); when none will do and Whisper wrote a question, a wider beam is searched for one.
-  Last, since it takes what the passes made for one shape of message miss;
+  is confirmed). Last, since it takes what the passes made for one shape of message miss;
 - check, when the transcript names a suspect in a costly message that would otherwise go through: an
   unbiased pass, and a name only the biased pass produced counts as uncertain, unless the unbiased
   pass had words in its place and the six's names scored there (a closed set) put it clearly first.

@@ -161,13 +161,6 @@ class UnderstandingSettings:
     # issue 13's 1.2 s in the room (docs/benchmarks.md "Tune only: the n-best list" and session 32's).
     nbest_hypotheses: int = 5
     nbest_behind: float = 0.25
-    # ... and when none of those will do and Whisper wrote a question ("?"), this many from a search of
-    # its own. On tune (session 32) it ran on 4% of clean lines and 7% of room lines, and found one
-    # more clean and five more room lines, mostly questions whose addressee only the wider beam held
-    # ("Question for Francis, ...", "Ask Keld, ..."), losing none; first audio p90 on tune did not move.
-    # On test (run 30) it was within two lines of nothing (clean +1, room +1, kitchen -2).
-    # 0 (or no more than `nbest_hypotheses`) turns the wider search off.
-    nbest_question_hypotheses: int = 10
     # Slower pass: when the transcript is not a whole card message, Whisper hears the utterance again
     # played at this rate (a tenth slower and lower: `asr.played_at`), and takes a whole message it
     # hears there. 1.0 turns the pass off. On tune the first pass alone at 0.95 and 0.9 was right

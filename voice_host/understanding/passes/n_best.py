@@ -15,8 +15,6 @@ from voice_host.understanding.understand import Heard
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from voice_host.ears.asr import Transcript
-
 
 _DIGITS = {word: str(number) for number, word in enumerate(NUMBER_WORDS, start=1)}
 
@@ -69,8 +67,6 @@ class NBestPass:
     (`choose_hypothesis`), as a repair: a costly one (a question, a confrontation) is always asked
     about first, so table talk the beam turned into a question costs a confirmation, never a question.
     A transcript a guard rejected (a loop, a phantom, no speech) is left: its runners-up are the same.
-    When none of them will do and Whisper wrote a question ("?"), a wider beam is searched
-    (`nbest_question_hypotheses`): the name of the one it was put to is often further down.
     """
 
     name: PassName = PassName.NBEST
@@ -86,8 +82,7 @@ class NBestPass:
     def run(self, hearing: Hearing, ears: Ears) -> None:
         heard = hearing.current
         first = hearing.first_transcript
-        settings = ears.settings
-        count = settings.nbest_hypotheses
+        count = ears.settings.nbest_hypotheses
         if len(first.runners_up) + 1 >= count:
             # The first pass's own beam kept them: no search of its own.
             transcripts = (first, *first.runners_up)[:count]
@@ -95,23 +90,10 @@ class NBestPass:
         else:
             transcripts = ears.recognizer.hypotheses(hearing.audio, ears.vocabulary.prompt, count).transcripts
             hearing.runs.append(PassRun(self.name, transcripts))
-        said = Hypothesis(first.raw_text, first.avg_logprob, heard)
-        chosen = choose_hypothesis(said, self._understood(hearing, ears, transcripts), settings.nbest_behind)
-        if chosen is None and "?" in first.raw_text and settings.nbest_question_hypotheses > count:
-            # A question Whisper heard with no one to put it to: a wider beam often holds the name.
-            wider = ears.recognizer.hypotheses(hearing.audio, ears.vocabulary.prompt, settings.nbest_question_hypotheses)
-            hearing.runs.append(PassRun(self.name, wider.transcripts))
-            chosen = choose_hypothesis(said, self._understood(hearing, ears, wider.transcripts), settings.nbest_behind)
-        if chosen is not None:
-            hearing.heard = replace(chosen.heard, transcript=heard.transcript)
-
-    @staticmethod
-    def _understood(hearing: Hearing, ears: Ears, transcripts: Sequence[Transcript]) -> list[Hypothesis]:
-        """The hypotheses `choose_hypothesis` could take, understood (each costs about what the first did)."""
-        first = hearing.first_transcript
         weight = ears.settings.repairs.nbest
+        # Only what `choose_hypothesis` could take is understood (each costs about what the first did).
         heard_first = said_words(first.raw_text)
-        return [
+        others = [
             Hypothesis(
                 h.raw_text,
                 h.avg_logprob,
@@ -120,3 +102,6 @@ class NBestPass:
             for h in transcripts
             if h.rejected is None and said_words(h.raw_text) != heard_first
         ]
+        chosen = choose_hypothesis(Hypothesis(first.raw_text, first.avg_logprob, heard), others, ears.settings.nbest_behind)
+        if chosen is not None:
+            hearing.heard = replace(chosen.heard, transcript=heard.transcript)
