@@ -26,6 +26,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -704,7 +705,7 @@ class Recognizer:
         if audio_seconds < options.min_audio_seconds or not np.any(audio) or count < 1:
             return Hypotheses((), 0.0)
         model = self.model
-        tokenizer = self._tokenizer()
+        tokenizer = self.tokenizer
         # As faster-whisper builds a segment's prompt (`get_prompt`): the previous text, then the start.
         previous = tokenizer.encode(" " + prompt.strip())[-(model.max_length // 2 - 1) :] if prompt else []
         start = [*([tokenizer.sot_prev, *previous] if previous else []), *tokenizer.sot_sequence]
@@ -730,7 +731,9 @@ class Recognizer:
         seconds = time.perf_counter() - started
         return Hypotheses(self._beam_transcripts(result, seconds, audio_seconds, prompt, None), seconds)
 
-    def _tokenizer(self) -> Tokenizer:
+    @cached_property
+    def tokenizer(self) -> Tokenizer:
+        """Whisper's tokenizer for this model and language, as faster-whisper's transcribe builds it (made once)."""
         from faster_whisper.tokenizer import Tokenizer
 
         model = self.model
@@ -742,7 +745,7 @@ class Recognizer:
         """A beam search's finished hypotheses (a CTranslate2 `WhisperGenerationResult`) as transcripts, best first."""
         from faster_whisper.transcribe import get_compression_ratio
 
-        tokenizer = self._tokenizer()
+        tokenizer = self.tokenizer
         found: list[Transcript] = []
         for tokens, score in zip(result.sequences_ids, result.scores, strict=True):
             text = tokenizer.decode(tokens).strip()
@@ -770,13 +773,12 @@ class Recognizer:
         For a transcript decoded without a prefix (a prefix's words are not among its tokens).
         """
         from faster_whisper.audio import pad_or_trim
-        from faster_whisper.tokenizer import Tokenizer
         from faster_whisper.transcribe import merge_punctuations
 
         rate = self.options.playback_rate
         audio = played_at(audio, rate)
         model = self.model
-        tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=self.options.language)
+        tokenizer = self.tokenizer
         tokens = [t for segment in transcript.segments for t in segment.token_ids if t < tokenizer.eot]
         if transcript.rejected is not None or not tokens:
             return transcript
@@ -834,11 +836,9 @@ class Recognizer:
         score -inf: they are more than `keep_within` behind the best, which is all a caller comparing
         the best with the runner-up by a margin of at most `keep_within` needs to know.
         """
-        from faster_whisper.tokenizer import Tokenizer
-
         audio = played_at(audio, self.options.playback_rate)
         model = self.model
-        tokenizer = Tokenizer(model.hf_tokenizer, model.model.is_multilingual, task="transcribe", language=self.options.language)
+        tokenizer = self.tokenizer
         started = time.perf_counter()
         # As faster-whisper writes a prefix: one leading space, then the words.
         full = [tuple(tokenizer.encode(" " + (prefix.strip() + continuation).strip())) for continuation in continuations]

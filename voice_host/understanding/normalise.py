@@ -54,8 +54,9 @@ class Normalised:
 
 # Exhibits are 1-16 (EXHIBITS), so these few words are all a citation can use; "one" is left alone by
 # alpha2digit (it is usually a pronoun), so citations spelt out are read with this table too.
-_NUMBER_WORDS = {word: number for number, word in enumerate(NUMBER_WORDS[:EXHIBITS], start=1)}
-_NUMBER_WORD_RE = "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+#: "one" to "sixteen" and their numbers.
+NUMBER_WORD_VALUES = {word: number for number, word in enumerate(NUMBER_WORDS[:EXHIBITS], start=1)}
+_NUMBER_WORD_RE = "|".join(sorted(NUMBER_WORD_VALUES, key=len, reverse=True))
 
 # The spoken letter E as whisper writes it: "E", "e", "ee", "E.", "eee".
 _E = r"(?:e{1,3}\.?)"
@@ -105,7 +106,7 @@ def _spelled_citations(text: str) -> str:
     """'E seven', 'exhibit one', 'E-seven' -> digits, before alpha2digit sees them."""
 
     def repl(match: re.Match[str]) -> str:
-        return f"{match.group(1)} {_NUMBER_WORDS[match.group(2).lower()]}"
+        return f"{match.group(1)} {NUMBER_WORD_VALUES[match.group(2).lower()]}"
 
     text = re.sub(rf"\b({_E}|exhibit|exhibits)[\s-]*({_NUMBER_WORD_RE})\b", repl, text, flags=re.IGNORECASE)
     return re.sub(rf"\b(number|no\.)\s+({_NUMBER_WORD_RE})\b{_CITATION_END}", repl, text, flags=re.IGNORECASE)
@@ -199,7 +200,7 @@ _NUMBER_HOMOPHONES = {
     "won": 1, "one": 1, "to": 2, "too": 2, "tree": 3, "free": 3, "for": 4, "fore": 4, "fife": 5, "sicks": 6,
     "sex": 6, "heaven": 7, "ate": 8, "aid": 8, "eat": 8, "nein": 9, "tin": 10, "leven": 11,
 }  # fmt: skip
-_NUMBER_HOMOPHONES.update(_NUMBER_WORDS)  # and the number words alpha2digit leaves alone ("the two")
+_NUMBER_HOMOPHONES.update(NUMBER_WORD_VALUES)  # and the number words alpha2digit leaves alone ("the two")
 _HOMOPHONE_RE = "|".join(sorted(_NUMBER_HOMOPHONES, key=len, reverse=True))
 # "thirteen" .. "sixteen" heard as "thirty" .. "sixty": in an exhibit slot only the teen fits.
 TEEN_FOR_TY = {30: 13, 40: 14, 50: 15, 60: 16}

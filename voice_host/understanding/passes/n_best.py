@@ -6,17 +6,13 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from engine.case import NUMBER_WORDS
 from voice_host.understanding.host_requests import is_repeat_request
-from voice_host.understanding.normalise import Correction, CorrectionKind
+from voice_host.understanding.normalise import NUMBER_WORD_VALUES, Correction, CorrectionKind
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, whole_message
 from voice_host.understanding.understand import Heard
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-
-_DIGITS = {word: str(number) for number, word in enumerate(NUMBER_WORDS, start=1)}
 
 
 @dataclass(frozen=True)
@@ -35,7 +31,8 @@ def said_words(said: str) -> tuple[str, ...]:
     that only writes the first transcript otherwise ("Keld, the yard door has been open all night?")
     is no new evidence of what was said.
     """
-    return tuple(_DIGITS.get(word, word) for word in re.findall(r"[a-z0-9']+", said.lower()))
+    words = re.findall(r"[a-z0-9']+", said.lower())
+    return tuple(str(NUMBER_WORD_VALUES[word]) if word in NUMBER_WORD_VALUES else word for word in words)
 
 
 def choose_hypothesis(first: Hypothesis, others: Sequence[Hypothesis], behind: float) -> Hypothesis | None:
