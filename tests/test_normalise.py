@@ -219,6 +219,13 @@ def test_a_list_read_leniently_goes_on_past_a_comma_before_and() -> None:
     assert read.text == "Accuse Keld with exhibits E2, E6, E13, and E14."
 
 
+def test_a_list_read_leniently_goes_on_past_the_dashes_whisper_writes_between_numbers() -> None:
+    """ "eight, nine, eleven" said in a row is written "8-9-11" (a tune room render): all three, not the card's E8-9."""
+    read = read_exhibits_leniently("Final answer, Marsden, exhibits 2, 8-9-11.")
+    assert read.text == "Final answer, Marsden, exhibits E2, E8-E9-E11."
+    assert read_exhibits_leniently("Confront Keld with E7 - where were you at 10?").corrections == ()
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

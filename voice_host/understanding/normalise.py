@@ -208,7 +208,8 @@ _SLOT_OPENERS = re.compile(
     r"\b(read|reed|with|exhibits?|accuse\s+\w+(?:\s+\w+)?\s*(?::|,|-|of|with|because of)?)\s*", re.IGNORECASE
 )
 _LENIENT_TOKEN = re.compile(rf"^(?:{_LETTER_LIKE_E})[\s-]?(\d{{1,2}})$", re.IGNORECASE)
-_LIST_SEPARATOR = re.compile(r"^\s*(?:,\s*(?:and|&)\b|,|and|&)?\s*", re.IGNORECASE)  # "E6, E13, and E14" too
+# "E6, E13, and E14" too; and Whisper's dashes between numbers said in a row ("exhibits 8-9-11").
+_LIST_SEPARATOR = re.compile(r"^\s*(?:,\s*(?:and|&)\b|,|and|&|[-–—](?=\s*\d))?\s*", re.IGNORECASE)
 _TY_CITATION = re.compile(r"\bE(" + "|".join(str(ty) for ty in TEEN_FOR_TY) + r")\b(?![.:]\d)")
 # "NAME, explain E15." with the E lost or run into the verb: "explain 15", "explainy 15", "explain me 7", "explain
 # for.", "explain it, too.". A number (1-16, a teen heard as its -ty, or a word that sounds like one) right after
