@@ -109,6 +109,8 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "Confirm it with the others first.",
         "I was able to see it, sadly.",
         "Who did you see? Nobody.",
+        "Who did you see? The butler.",  # a role after the question answers it
+        "Where were you? Phoebe Thwaite.",  # two of the six: no one name
         "We use the kitchen at 10.",
         "Confront it with the others first.",
         # The card's labels for an accusation open it; they are never a misheard name (was "Ruddock: Thwaite").
@@ -142,6 +144,10 @@ def test_ordinary_words_are_never_rewritten(matcher: NamesMatcher, text: str) ->
         ("What did you hear, Ruddock.", "What did you hear, Ruddock?"),
         ("When did you see her, the butler", "When did you see her, the butler?"),
         ("Walk us through your evening, Joel.", "Walk us through your evening, Joel?"),  # asks for an account
+        # The name with its title, or in full, after a question Whisper ended early (a tune room render).
+        ("Why was the door open when you came in? Miss Marsden.", "Why was the door open when you came in, Miss Marsden?"),
+        ("Where were you? Abel Thwaite.", "Where were you, Abel Thwaite?"),
+        ("Where were you at ten, Mrs. Ruddock.", "Where were you at ten, Mrs. Ruddock?"),
     ],
 )
 def test_a_question_said_aloud_ends_on_the_name_it_is_put_to(matcher: NamesMatcher, heard: str, expected: str) -> None:

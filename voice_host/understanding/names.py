@@ -65,6 +65,7 @@ SPOKEN_TITLES = ("mr", "mrs", "miss", "ms", "reverend", "rev")
 _TITLE_SOUNDS = {"mister": "Mr", "missus": "Mrs", "miss": "Miss", "reverend": "Reverend"}
 # Titles are part of how a name is said, never a name to correct towards.
 _TITLES = frozenset({*SPOKEN_TITLES, "the", "dr", "doctor"})
+_SAID_TITLE = "|".join(title for title in (*SPOKEN_TITLES, "dr") if title != "the")
 # The card's openers; dropped before classifying, never corrected (Ormerod -> "right" is common).
 _OPENERS = frozenset(phrases("opener"))
 # Words that can fill a name slot without being a name: "Ask him", "Confront the butler", "to all".
@@ -352,17 +353,21 @@ class NamesMatcher:
         business." opens with a question word, says you and ends on a name, so it ends "NAME?"
         (docs/rulings.md).
         """
-        unmarked = re.search(r",\s*((?:the\s+)?[A-Za-z']+(?:\s+[A-Za-z']+){0,2})\s*[.!]?\s*$", text)
+        unmarked = re.search(
+            rf",\s*((?:(?:the|{_SAID_TITLE})\.?\s+)?[A-Za-z']+(?:\s+[A-Za-z']+){{0,2}})\s*[.!]?\s*$", text, re.IGNORECASE
+        )
         if unmarked and not text.rstrip().endswith("?") and self._asks_someone(text[: unmarked.start()]):
-            named = re.sub(r"^the\s+", "", unmarked.group(1).lower())
-            if named in self._aliases:
+            if self._names_one(unmarked.group(1)):
                 return f"{text[: unmarked.end(1)]}?"
-        match = re.search(r"\?\s+([A-Za-z']+)\s*[.!?]?\s*$", text)
+        # The name alone after the question, with its title or in full ("? Miss Marsden.", "? Abel Thwaite.").
+        match = re.search(rf"\?\s+((?:(?:{_SAID_TITLE})\.?\s+)?[A-Za-z']+(?:\s+[A-Za-z']+)?)\s*[.!?]?\s*$", text, re.IGNORECASE)
         if not match or not _YOU.search(text[: match.start()]):
             return text
         word = match.group(1)
-        if word.lower() in self._aliases:
+        if self._names_one(word) and not word.lower().startswith("the "):  # "Who did you see? The butler." answers
             name = word
+        elif " " in word.strip():
+            return text
         else:
             if self._never_a_name(word.lower()):
                 return text
@@ -389,6 +394,18 @@ class NamesMatcher:
             return None
         found = self.best(tokens[index].text, targets=self._roles)
         return found if found is not None and found[1] >= self.thresholds.role else None
+
+    def _names_one(self, said: str) -> bool:
+        """Whether the words name one of the six as the card allows: an alias, or their names in full,
+        with or without a title ("Miss Marsden", "the butler", "Abel Thwaite")."""
+        words = [_bare(word) for word in re.findall(r"[A-Za-z'.]+", said)]
+        while words and words[0] in _TITLES:
+            words = words[1:]
+        if not words:
+            return False
+        if " ".join(words) in self._aliases:
+            return True
+        return len({self._aliases.get(word) for word in words}) == 1 and words[0] in self._aliases
 
     @staticmethod
     def _asks_someone(text: str) -> bool:
