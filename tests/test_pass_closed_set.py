@@ -428,6 +428,19 @@ def test_a_role_heard_as_another_word_is_found_in_the_name_s_place(case: Case, g
     assert heard.transcript == "Remind us what the person told us."  # what Whisper wrote is kept
 
 
+def test_a_lost_name_is_looked_for_in_the_beam_s_runners_up(case: Case, game: Game) -> None:
+    # Whisper's best words went astray after the name; a runner-up kept the command's own.
+    said = "Remind us what the person told will do."
+    recognizer = ScriptedRecognizer(
+        said, "", fits={" parson": -1.2, " butler": -4.0}, runners_up=(("Remind us what the person told us.", -0.5),)
+    )
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert "closed set: Remind us what the" in recognizer.calls
+    heard = result.heard
+    assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == "keld"
+    assert heard.transcript == said
+
+
 def test_an_accused_heard_as_another_word_is_found_in_the_accused_s_place(case: Case) -> None:
     said = "Final answer, the person, exhibits E2, E5 and E10."
     recognizer = ScriptedRecognizer(said, "", fits={" parson": -1.2, " butler": -4.0})

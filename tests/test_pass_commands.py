@@ -196,6 +196,28 @@ def test_a_name_heard_in_the_words_fills_the_phrasing_s_slot_unscored(case: Case
     assert heard.message is not None and heard.message.command is Command.ANSWERS and heard.message.suspect == martha
 
 
+def test_the_beam_s_runners_up_bring_their_own_nearest_phrasings(case: Case, game: Game) -> None:
+    said = "What on in the bit, for say?"  # no number heard: no phrasing of its own can be filled
+    recognizer = ScriptedRecognizer(said, "", fits={" What does exhibit 14 say?": -1.5}, runners_up=((MISHEARD_READ, -0.95),))
+    recognizer.avg_logprob = -0.9
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    heard = result.heard
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (14,)
+    assert [c.kind for c in heard.corrections] == [CorrectionKind.PHRASED_COMMAND]
+    assert heard.transcript == said
+
+
+def test_say_that_again_is_no_phrased_command(case: Case, game: Game) -> None:
+    # The session replays its last reply for it: a runner-up near "save" must not take its place.
+    said = "Could you say that again, please?"
+    recognizer = ScriptedRecognizer(
+        said, "", fits={" Could you save the game?": -0.5}, runners_up=(("Could you save up again, please?", -0.45),)
+    )
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert PassName.PHRASED_COMMAND not in [run.name for run in result.runs]
+    assert result.heard.text == said
+
+
 def test_table_talk_near_no_phrasing_is_not_scored(case: Case, game: Game) -> None:
     heard, calls = _phrased(case, game, "The kettle is boiling, anyone for tea?", {" Save the game.": -0.1})
     assert "closed set: " not in calls and heard.message is not None and heard.message.command is None

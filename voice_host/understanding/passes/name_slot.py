@@ -124,14 +124,11 @@ class NameSlotPass:
     name: PassName = PassName.NAME_SLOT
 
     def applies(self, hearing: Hearing, ears: Ears) -> bool:
-        heard = hearing.current
-        if closed_slot_for(heard, hearing.matcher) is not None:
-            return False
-        return lost_name_for(heard, hearing.matcher, ears.settings.name_slot_max_words) is not None
+        return self._lost(hearing, ears) is not None
 
     def run(self, hearing: Hearing, ears: Ears) -> None:
         heard = hearing.current
-        lost = lost_name_for(heard, hearing.matcher, ears.settings.name_slot_max_words)
+        lost = self._lost(hearing, ears)
         assert lost is not None
         candidates, values = suspect_candidates(hearing.matcher, lost.role)
         said = closed_best(hearing, ears, ClosedSlot(Slot.SUSPECT, lost.prefix, candidates, values), self.name)
@@ -142,3 +139,26 @@ class NameSlotPass:
         message = found.message
         if message is not None and message.kind in _NAMING and message.suspect is not None:
             hearing.heard = replace(found, transcript=heard.transcript)
+
+    @staticmethod
+    def _lost(hearing: Hearing, ears: Ears) -> LostName | None:
+        """The name lost in what was heard; else in the first of the beam's runners-up to have one.
+
+        Whisper's best words may go astray after the name ("Remind us what the person told will do.")
+        where a runner-up keeps the command's own ("... what the person told us."): the name's place is
+        read from that runner-up, and the six are still scored against the audio there.
+        """
+        max_words = ears.settings.name_slot_max_words
+        heard = hearing.current
+        if closed_slot_for(heard, hearing.matcher) is not None:
+            return None
+        lost = lost_name_for(heard, hearing.matcher, max_words)
+        if lost is not None or heard.rejected is not None or not unusable(heard) or hearing.first is None:
+            return lost
+        for runner_up in hearing.first.runners_up:
+            other = hearing.understand(ears, runner_up)
+            if other.rejected is None and closed_slot_for(other, hearing.matcher) is None:
+                lost = lost_name_for(other, hearing.matcher, max_words)
+                if lost is not None:
+                    return lost
+        return None

@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from engine.messages import MessageKind
 from engine.rules import EXHIBITS, ROUNDS
 from voice_host.ears.sound import SAMPLE_RATE
+from voice_host.understanding.host_requests import is_repeat_request
 from voice_host.understanding.normalise import CorrectionKind, normalise
 from voice_host.understanding.passes.closed_set import understand_repaired
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, unusable, whole_message
@@ -25,9 +26,14 @@ from voice_host.understanding.phrasings import (
 
 def short_and_unusable(hearing: Hearing, said: str, max_seconds: float, max_words: int) -> bool:
     """Whether the utterance is at most `max_seconds` long, `said` has 1 to `max_words` words, and what was
-    heard gave the Host nothing (a phrased pass's scope: longer table talk never reaches one)."""
+    heard gave the Host nothing (a phrased pass's scope: longer table talk never reaches one).
+
+    "Could you say that again?" is no card message, but the Host acts on it (the session replays): a
+    phrasing near a runner-up ("Could you save up again?") must not take its place."""
     heard = hearing.current
     if hearing.first is None or heard.rejected is not None or not unusable(heard):
+        return False
+    if is_repeat_request(heard.text, heard.message):
         return False
     return len(hearing.audio) / SAMPLE_RATE <= max_seconds and 0 < word_count(said) <= max_words
 
@@ -58,14 +64,20 @@ class PhrasedCommandPass:
 
     def run(self, hearing: Hearing, ears: Ears) -> None:
         settings = ears.settings
-        own = hearing.first_transcript.raw_text.strip()
-        # Numbers as the normaliser reads them ("exhibit seven" is exhibit 7), the words as heard.
-        numbered = normalise(own)
+        first = hearing.first_transcript
+        own = first.raw_text.strip()
         names = frozenset(target.word.lower() for target in hearing.matcher.targets)
-        nearest = nearest_phrasings(
-            numbered, command_phrasings(), names, settings.phrased_command_candidates, settings.phrased_command_alike
-        )
-        texts = list(dict.fromkeys(text for phrasing in nearest if (text := self._filled(phrasing, numbered, names))))
+        texts: list[str] = []
+        # The beam's runners-up are other hearings of the same words ("Reading, too." first, "Reading
+        # two." behind it): each brings its nearest phrasings, filled from its own words.
+        for said in dict.fromkeys(h.raw_text.strip() for h in (first, *first.runners_up) if h.rejected is None):
+            # Numbers as the normaliser reads them ("exhibit seven" is exhibit 7), the words as heard.
+            numbered = normalise(said)
+            nearest = nearest_phrasings(
+                numbered, command_phrasings(), names, settings.phrased_command_candidates, settings.phrased_command_alike
+            )
+            texts += [text for phrasing in nearest if (text := self._filled(phrasing, numbered, names))]
+        texts = list(dict.fromkeys(texts))
         if not texts:
             return
         scores = ears.recognizer.score_continuations(
