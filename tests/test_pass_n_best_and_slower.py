@@ -97,6 +97,16 @@ def test_a_runner_up_that_only_writes_the_words_otherwise_is_no_new_hearing(
     )
 
 
+def test_a_runner_up_that_only_adds_a_sentence_is_no_new_hearing(understander: Understander, game: Game) -> None:
+    first = _hypothesis(understander, game, "Wait for it, the next round will tell us.", -0.3)
+    tail = _hypothesis(understander, game, "Wait for it, the next round will tell us. Yes, please.", -0.32)
+    assert whole_message(tail.heard.message)  # "yes" said after table talk
+    assert choose_hypothesis(first, [tail], behind=0.25) is None
+    # Words added to a sentence Whisper had not finished are another hearing of it.
+    first = _hypothesis(understander, game, "Read the", -0.3)
+    assert choose_hypothesis(first, [_hypothesis(understander, game, "Read the twelve.", -0.32)], behind=0.25) is not None
+
+
 def test_the_n_best_never_chooses_the_first_transcript_s_words_or_a_rejected_one(understander: Understander, game: Game) -> None:
     first = _hypothesis(understander, game, "Read it well.", -0.36)
     rejected = Hypothesis("Read E12.", -0.37, understander.understand("Read E12.", game, rejected="low_confidence"))
@@ -137,6 +147,35 @@ def test_table_talk_the_beam_makes_a_question_is_asked_about_first(case: Case, g
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
     assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.costly
     assert heard.needs_confirmation  # never a question spent on a runner-up
+
+
+def test_a_confrontation_whose_number_was_lost_is_looked_for_among_the_runners_up(case: Case, game: Game) -> None:
+    # A question in a confrontation's words ("explain ...") with no number: the lost-citation pass found
+    # none standing out, and the beam had the number close behind.
+    recognizer = ScriptedRecognizer(
+        "Mrs. Marsden, explain the relevant.",
+        "",
+        runners_up=(("Mrs. Marsden, explain the eleven.", -0.45), ("Mrs. Marsden, X-ray, the eleven.", -0.5)),
+    )
+    recognizer.avg_logprob = -0.4
+    passes = passes_for(case, recognizer, Biasing.PROMPT, passes=(FirstPass(), NBestPass()))
+    heard = passes.hear(AUDIO, game, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "marsden" and heard.message.exhibits == (11,)
+    assert CorrectionKind.NBEST in [c.kind for c in heard.corrections]
+
+
+def test_a_question_with_a_lost_number_takes_no_runner_up_but_a_confrontation_of_the_same_suspect(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer(
+        "Mrs. Marsden, explain the relevant.",
+        "",
+        runners_up=(("Mrs. Marsden, explain the relative?", -0.41), ("Keld, explain the eleven.", -0.42)),
+    )
+    recognizer.avg_logprob = -0.4
+    passes = passes_for(case, recognizer, Biasing.PROMPT, passes=(FirstPass(), NBestPass()))
+    heard = passes.hear(AUDIO, game, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.suspect == "marsden"
+    assert CorrectionKind.NBEST not in [c.kind for c in heard.corrections]
 
 
 def test_a_whole_message_costs_no_n_best_pass(case: Case, game: Game) -> None:

@@ -6,13 +6,15 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
+from engine.messages import Message, MessageKind
 from voice_host.understanding.host_requests import is_repeat_request
 from voice_host.understanding.normalise import NUMBER_WORD_VALUES, Correction, CorrectionKind
+from voice_host.understanding.passes.lost_citation import lost_citation_for
 from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, whole_message
 from voice_host.understanding.understand import Heard
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 
 @dataclass(frozen=True)
@@ -35,18 +37,53 @@ def said_words(said: str) -> tuple[str, ...]:
     return tuple(str(NUMBER_WORD_VALUES[word]) if word in NUMBER_WORD_VALUES else word for word in words)
 
 
-def choose_hypothesis(first: Hypothesis, others: Sequence[Hypothesis], behind: float) -> Hypothesis | None:
+def _no_new_hearing(first: str, other: str) -> bool:
+    """Whether a runner-up only writes the first transcript's words otherwise (`said_words`), or only adds a
+    sentence after them: the beam going on past a sentence Whisper had finished ("Wait for it, the next
+    round will tell us. Yes, please.") hears a tail, often another talker's or none, not the words."""
+    heard, said = said_words(first), said_words(other)
+    return said == heard or (first.rstrip().endswith((".", "?", "!")) and said[: len(heard)] == heard)
+
+
+def choose_hypothesis(
+    first: Hypothesis,
+    others: Sequence[Hypothesis],
+    behind: float,
+    wanted: Callable[[Message | None], bool] = whole_message,
+) -> Hypothesis | None:
     """The hypothesis to take instead of the first transcript, or None.
 
-    Only a hypothesis whose understanding is a whole card message (`whole_message`) and that Whisper
-    scored no more than `behind` below the best of all (the first transcript included) qualifies; of
-    those, the one Whisper scored best. Words the first transcript already had, however written
-    (`said_words`), are never a new choice.
+    Only a hypothesis whose understanding is `wanted` (a whole card message, unless said otherwise) and
+    that Whisper scored no more than `behind` below the best of all (the first transcript included)
+    qualifies; of those, the one Whisper scored best. Words the first transcript already had, however
+    written (`said_words`), are never a new choice.
     """
-    usable = [h for h in others if h.heard.rejected is None and said_words(h.said) != said_words(first.said)]
+    usable = [h for h in others if h.heard.rejected is None and not _no_new_hearing(first.said, h.said)]
     best = max([first.avg_logprob, *(h.avg_logprob for h in usable)])
-    whole = [h for h in usable if whole_message(h.heard.message) and h.avg_logprob >= best - behind]
+    whole = [h for h in usable if wanted(h.heard.message) and h.avg_logprob >= best - behind]
     return max(whole, key=lambda h: h.avg_logprob, default=None)
+
+
+def citation_still_lost(heard: Heard) -> bool:
+    """A question to a suspect in a confrontation's words whose exhibit number is still lost ("Mrs.
+    Marsden, explain the relevant."): the lost-citation pass found no number standing out."""
+    message = heard.message
+    return message is not None and message.kind is MessageKind.QUESTION and lost_citation_for(heard) is not None
+
+
+def _confronting(question: Message | None) -> Callable[[Message | None], bool]:
+    """Whether a hypothesis confronts the suspect the question was put to: all a lost citation asks of one."""
+    suspect = question.suspect if question is not None else None
+
+    def confronts(message: Message | None) -> bool:
+        return (
+            whole_message(message)
+            and message is not None
+            and message.kind is MessageKind.CONFRONTATION
+            and message.suspect == suspect
+        )
+
+    return confronts
 
 
 @dataclass(frozen=True)
@@ -64,6 +101,9 @@ class NBestPass:
     (`choose_hypothesis`), as a repair: a costly one (a question, a confrontation) is always asked
     about first, so table talk the beam turned into a question costs a confirmation, never a question.
     A transcript a guard rejected (a loop, a phantom, no speech) is left: its runners-up are the same.
+    A question to a suspect in a confrontation's words whose number is still lost ("Mrs. Marsden,
+    explain the relevant.", `citation_still_lost`) is whole, but what it lost may be close behind
+    ("... explain the eleven."): only a confrontation of the same suspect is taken in its place.
     """
 
     name: PassName = PassName.NBEST
@@ -74,7 +114,9 @@ class NBestPass:
             return False
         heard = hearing.current
         # "Could you say that again?" is no card message, but the Host acts on it (the session replays).
-        return not whole_message(heard.message) and not is_repeat_request(heard.text, heard.message)
+        if is_repeat_request(heard.text, heard.message):
+            return False
+        return not whole_message(heard.message) or citation_still_lost(heard)
 
     def run(self, hearing: Hearing, ears: Ears) -> None:
         heard = hearing.current
@@ -89,7 +131,6 @@ class NBestPass:
             hearing.runs.append(PassRun(self.name, transcripts))
         weight = ears.settings.repairs.nbest
         # Only what `choose_hypothesis` could take is understood (each costs about what the first did).
-        heard_first = said_words(first.raw_text)
         others = [
             Hypothesis(
                 h.raw_text,
@@ -97,8 +138,11 @@ class NBestPass:
                 hearing.understand(ears, h, repairs=(Correction(CorrectionKind.NBEST, first.raw_text, h.raw_text, weight),)),
             )
             for h in transcripts
-            if h.rejected is None and said_words(h.raw_text) != heard_first
+            if h.rejected is None and not _no_new_hearing(first.raw_text, h.raw_text)
         ]
-        chosen = choose_hypothesis(Hypothesis(first.raw_text, first.avg_logprob, heard), others, ears.settings.nbest_behind)
+        wanted = _confronting(heard.message) if citation_still_lost(heard) else whole_message
+        chosen = choose_hypothesis(
+            Hypothesis(first.raw_text, first.avg_logprob, heard), others, ears.settings.nbest_behind, wanted
+        )
         if chosen is not None:
             hearing.heard = replace(chosen.heard, transcript=heard.transcript)
