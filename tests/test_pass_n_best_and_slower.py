@@ -16,7 +16,7 @@ from voice_host.understanding.passes.n_best import Hypothesis, NBestPass, choose
 from voice_host.understanding.passes.shared import Biasing, PassName, whole_message
 from voice_host.understanding.passes.slower import SlowerPass
 from voice_host.understanding.settings import UnderstandingSettings
-from voice_host.understanding.understand import Understander
+from voice_host.understanding.understand import Heard, Understander
 
 
 @pytest.fixture(scope="module")
@@ -149,31 +149,28 @@ def test_table_talk_the_beam_makes_a_question_is_asked_about_first(case: Case, g
     assert heard.needs_confirmation  # never a question spent on a runner-up
 
 
-def test_a_confrontation_whose_number_was_lost_is_looked_for_among_the_runners_up(case: Case, game: Game) -> None:
-    # A question in a confrontation's words ("explain ...") with no number: the lost-citation pass found
-    # none standing out, and the beam had the number close behind.
-    recognizer = ScriptedRecognizer(
-        "Mrs. Marsden, explain the relevant.",
-        "",
-        runners_up=(("Mrs. Marsden, explain the eleven.", -0.45), ("Mrs. Marsden, X-ray, the eleven.", -0.5)),
-    )
+LOST_NUMBER = "Mrs. Marsden, explain the relevant."  # a question in a confrontation's words, no number heard
+
+
+def _lost_number_heard(case: Case, game: Game, runners_up: tuple[tuple[str, float], ...]) -> Heard:
+    """What the first and n-best passes make of `LOST_NUMBER` with these runners-up behind it."""
+    recognizer = ScriptedRecognizer(LOST_NUMBER, "", runners_up=runners_up)
     recognizer.avg_logprob = -0.4
-    passes = passes_for(case, recognizer, Biasing.PROMPT, passes=(FirstPass(), NBestPass()))
-    heard = passes.hear(AUDIO, game, SEATS).heard
+    return passes_for(case, recognizer, Biasing.PROMPT, passes=(FirstPass(), NBestPass())).hear(AUDIO, game, SEATS).heard
+
+
+def test_a_confrontation_whose_number_was_lost_is_looked_for_among_the_runners_up(case: Case, game: Game) -> None:
+    # The lost-citation pass found no number standing out; the beam had it close behind.
+    heard = _lost_number_heard(
+        case, game, (("Mrs. Marsden, explain the eleven.", -0.45), ("Mrs. Marsden, X-ray, the eleven.", -0.5))
+    )
     assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
     assert heard.message.suspect == "marsden" and heard.message.exhibits == (11,)
     assert CorrectionKind.NBEST in [c.kind for c in heard.corrections]
 
 
 def test_a_question_with_a_lost_number_takes_no_runner_up_but_a_confrontation_of_the_same_suspect(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer(
-        "Mrs. Marsden, explain the relevant.",
-        "",
-        runners_up=(("Mrs. Marsden, explain the relative?", -0.41), ("Keld, explain the eleven.", -0.42)),
-    )
-    recognizer.avg_logprob = -0.4
-    passes = passes_for(case, recognizer, Biasing.PROMPT, passes=(FirstPass(), NBestPass()))
-    heard = passes.hear(AUDIO, game, SEATS).heard
+    heard = _lost_number_heard(case, game, (("Mrs. Marsden, explain the relative?", -0.41), ("Keld, explain the eleven.", -0.42)))
     assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.suspect == "marsden"
     assert CorrectionKind.NBEST not in [c.kind for c in heard.corrections]
 
