@@ -394,6 +394,9 @@ def _lost(case: Case, game: Game, said: str) -> LostName | None:
             LostName("Final answer, the", "person", ", exhibits E2, E5 and E10", role=True),
         ),
         ("It was Quake E2, E5, E11.", LostName("It was", "quake", " E2, E5, E11", role=False)),
+        # the opening's own mark stays, as Whisper wrote it: a name is scored after it
+        ("Verdict, emote wait, exhibits E1, E8.", LostName("Verdict,", "emote wait", ", exhibits E1, E8", role=False)),
+        ("Final answer: quake, exhibits E1, E8.", LostName("Final answer:", "quake", ", exhibits E1, E8", role=False)),
     ],
 )
 def test_the_grammar_says_where_a_lost_name_stands(case: Case, game: Game, said: str, lost: LostName) -> None:

@@ -100,12 +100,23 @@ def lost_name_for(heard: Heard, matcher: NamesMatcher, max_words: int) -> LostNa
             continue  # a name opening the message ("Keld's answers") is the names matcher's to mend
         rest = heard.text[spans[last][1] :].rstrip(" .!?")
         return LostName(
-            prefix=capitalised(prefix) + ("." if titled and before.endswith(".") else ""),  # "Mr." as Whisper writes it
+            # The mark before the name as Whisper wrote it ("Mr.", "Verdict,"): it scores a name after its own mark.
+            prefix=capitalised(prefix) + _closing_mark(before, prefix, titled),
             heard=" ".join(tokens[first : last + 1]).removesuffix("'s"),
             rest=("'s" if possessive else "") + rest,
             role=role,
         )
     return None
+
+
+def _closing_mark(before: str, prefix: str, titled: bool) -> str:
+    """The mark Whisper wrote between the words before the name and the name, which `strip_openers` took
+    off: a title's "." ("Mr."), or the comma or colon after an opening ("Verdict,", "Final answer:")."""
+    if prefix.endswith((".", ",", ":")):
+        return ""
+    if titled:
+        return "." if before.endswith(".") else ""
+    return before[-1] if before.endswith((",", ":")) else ""
 
 
 @dataclass(frozen=True)
