@@ -205,7 +205,7 @@ _RULES_HINT = re.compile(r"\?|^(?:how|what|can|when|do|does|is|are|where|explain
 # exhibit list after it leniently.
 ACCUSE_FORM = re.compile(
     r"^(?:(?:we|i)\s+(?:accuse|think it was|think it's|say it was|believe it was|name)|accus(?:e|ation)\b|verdict\b|"
-    r"final answer\b|the (?:killer|murderer|culprit) (?:is|was)\b|it was\b|it's\b)",
+    r"final answer\b|the (?:killer|murderer|culprit)(?: is| was|'s)\b|it was\b|it's\b)",
     re.IGNORECASE,
 )
 _DID_IT = re.compile(r"\b(?:did it|is the (?:killer|murderer|culprit))\b", re.IGNORECASE)

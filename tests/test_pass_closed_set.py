@@ -397,6 +397,8 @@ def _lost(case: Case, game: Game, said: str) -> LostName | None:
         # the opening's own mark stays, as Whisper wrote it: a name is scored after it
         ("Verdict, emote wait, exhibits E1, E8.", LostName("Verdict,", "emote wait", ", exhibits E1, E8", role=False)),
         ("Final answer: quake, exhibits E1, E8.", LostName("Final answer:", "quake", ", exhibits E1, E8", role=False)),
+        # "The killer is" as Whisper writes it said quickly
+        ("The killer's red, exhibits E5, E9.", LostName("The killer's", "red", ", exhibits E5, E9", role=False)),
     ],
 )
 def test_the_grammar_says_where_a_lost_name_stands(case: Case, game: Game, said: str, lost: LostName) -> None:
