@@ -62,6 +62,9 @@ def matcher() -> NamesMatcher:
         ("As cold when did you last see her?", "Ask Keld when did you last see her?"),
         ("in front kelp with E3.", "Confront Keld with E3."),
         ("Confirm Product with E16", "Confront Ruddock with E16"),
+        # "Question for" with its "for" misheard, before a name or "the" and a role (tune room renders).
+        ("Question of ranzis, why was the yard door open?", "Question for Francis, why was the yard door open?"),
+        ("Question through the man of business, did you leave?", "Question for the man of business, did you leave?"),
         ("Where were you at 10? Wait.", "Where were you at 10, Thwaite?"),
         ("Confront rhetoric with E7.", "Confront Ruddock with E7."),
         ("With, use Abel Thwaite, E3, E7.", "We accuse Abel Thwaite, E3, E7."),
@@ -107,6 +110,9 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "Thwaite, where were you?",
         "As I said, the butler was there.",
         "Confirm it with the others first.",
+        "Question of time, really.",  # no one addressed after a misheard "for"
+        "Question of the butler's story: it doesn't add up.",  # a possessive is talk about them
+        "Questions of the day: who has the key?",
         "I was able to see it, sadly.",
         "Who did you see? Nobody.",
         "Who did you see? The butler.",  # a role after the question answers it

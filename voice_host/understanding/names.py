@@ -89,6 +89,9 @@ _ANSWERS = ("answers", "answer")
 
 # How whisper mishears the card's openings when a name follows.
 _ASK_SOUNDALIKES = frozenset({"as", "asked", "asks", "osk", "ast", "oz", "us", "aske", "assk", "oscar", "past"})
+# How whisper mishears the "for" of the card's "Question for NAME" (tune room and kitchen renders); number
+# words are digits by the time names are read ("Question three angels" -> "Question 3 angels").
+_FOR_SOUNDALIKES = frozenset({"of", "through", "3", "4", "far", "fore", "fur", "to"})
 _CONFRONT_SOUNDALIKES = frozenset(
     {"confirm", "confirmed", "confirms", "conference", "confronts", "confronted", "comfort", "confrontation"}
 )
@@ -395,6 +398,32 @@ class NamesMatcher:
         found = self.best(tokens[index].text, targets=self._roles)
         return found if found is not None and found[1] >= self.thresholds.role else None
 
+    def _may_name(self, word: str) -> bool:
+        """Whether a word may begin a name in a name slot: a name or role, "the" (a role follows), or a word
+        as like one of the six's names as a slot asks."""
+        lowered = word.lower()
+        if lowered in self._aliases or lowered == "the":
+            return True
+        if self._never_a_name(lowered):
+            return False
+        found = self.best(word)
+        return found is not None and found[1] >= self.thresholds.slot
+
+    def _addressed(self, rest: str) -> bool:
+        """Whether the words after a misheard opening may begin the one addressed: a name, or "the" and a
+        role, as heard or alike enough; never a possessive ("Question of the butler's story" is talk)."""
+        first = re.match(r"(the\s+)?([A-Za-z']+)", rest, re.IGNORECASE)
+        if first is None or first.group(2).lower().endswith("'s"):
+            return False
+        word = first.group(2)
+        if first.group(1) is None:
+            return self._may_name(word)
+        said = rest[first.start(2) :].lower()
+        if any(" " in alias and said.startswith(alias) for alias in self._aliases):
+            return True  # "the man of business"
+        found = self.best(word, targets=self._roles)
+        return word.lower() in self._aliases or (found is not None and found[1] >= self.thresholds.role)
+
     def _names_one(self, said: str) -> bool:
         """Whether the words name one of the six as the card allows: an alias, or their names in full,
         with or without a title ("Miss Marsden", "the butler", "Abel Thwaite")."""
@@ -537,20 +566,19 @@ class NamesMatcher:
         if two and re.search(r"\bwith\b", text[two.end() :], re.IGNORECASE):
             corrections.append(Correction(CorrectionKind.COMMAND, two.group(2), "Confront", self.weights.misheard_opening))
             text = text[: two.start(2)] + "Confront" + text[two.end(2) :]
+        question = re.match(r"^(\W*)(questions?[\s,]+([A-Za-z]+|\d))[\s,]+", text, re.IGNORECASE)
+        if question and question.group(3).lower() in _FOR_SOUNDALIKES and self._addressed(text[question.end() :]):
+            # "Question of ranzis, ...", "Question through the man of business, ...": the card's "Question for".
+            corrections.append(
+                Correction(CorrectionKind.COMMAND, question.group(2), "Question for", self.weights.misheard_opening)
+            )
+            return text[: question.start(2)] + "Question for" + text[question.end(2) :], corrections
         match = re.match(r"^(\W*)([A-Za-z]+)([\s,]+)([A-Za-z']+)", text)
         if not match:
             return text, corrections
         first, following = match.group(2), match.group(4)
         lowered = first.lower()
-        name_follows = (
-            following.lower() in self._aliases
-            or following.lower() == "the"
-            or (
-                not self._never_a_name(following.lower())
-                and (found := self.best(following)) is not None
-                and found[1] >= self.thresholds.slot
-            )
-        )
+        name_follows = self._may_name(following)
         replacement = None
         if lowered in _ASK_SOUNDALIKES and name_follows:
             replacement = "Ask"
