@@ -62,6 +62,9 @@ def matcher() -> NamesMatcher:
         ("As cold when did you last see her?", "Ask Keld when did you last see her?"),
         ("in front kelp with E3.", "Confront Keld with E3."),
         ("Confirm Product with E16", "Confront Ruddock with E16"),
+        # "Ask" heard as a command or an everyday word, before a name heard exactly and the question.
+        ("Pass, Martha Ruddock, who did you pass in the hall?", "Ask Martha Ruddock, who did you pass in the hall?"),
+        ("Has Phoebe, what did you hear after supper?", "Ask Phoebe, what did you hear after supper?"),
         # "Question for" with its "for" misheard, before a name or "the" and a role (tune room renders).
         ("Question of ranzis, why was the yard door open?", "Question for Francis, why was the yard door open?"),
         ("Question through the man of business, did you leave?", "Question for the man of business, did you leave?"),
@@ -111,6 +114,8 @@ def test_misheard_names_in_name_slots_are_corrected(matcher: NamesMatcher, heard
         "As I said, the butler was there.",
         "Confirm it with the others first.",
         "Question of time, really.",  # no one addressed after a misheard "for"
+        "Has Keld been in the library?",  # no comma and question after the name: talk about him
+        "Pass, Keld is next.",
         "Question of the butler's story: it doesn't add up.",  # a possessive is talk about them
         "Questions of the day: who has the key?",
         "I was able to see it, sadly.",

@@ -89,6 +89,9 @@ _ANSWERS = ("answers", "answer")
 
 # How whisper mishears the card's openings when a name follows.
 _ASK_SOUNDALIKES = frozenset({"as", "asked", "asks", "osk", "ast", "oz", "us", "aske", "assk", "oscar", "past"})
+# Words that are "Ask" only before a name heard exactly and then the question ("Pass, Martha Ruddock, who did you
+# pass ...?", "Has Phoebe, what did you hear ...?"): alone they are a card command or everyday talk.
+_ASK_BEFORE_AN_ADDRESS = frozenset({"pass", "has", "ass"})
 # How whisper mishears the "for" of the card's "Question for NAME" (tune room and kitchen renders); number
 # words are digits by the time names are read ("Question three angels" -> "Question 3 angels").
 _FOR_SOUNDALIKES = frozenset({"of", "through", "3", "4", "far", "fore", "fur", "to"})
@@ -409,6 +412,14 @@ class NamesMatcher:
         found = self.best(word)
         return found is not None and found[1] >= self.thresholds.slot
 
+    def _asks_after_name(self, rest: str) -> bool:
+        """Whether the words are a suspect's name heard exactly (one or two words), a comma, then a question
+        word or you: a question put to them."""
+        found = re.match(r"([A-Za-z']+(?:\s+[A-Za-z']+)?),\s*([A-Za-z']+)", rest)
+        if found is None or not self._names_one(found.group(1)):
+            return False
+        return found.group(2).lower() in QUESTION_WORDS or bool(_YOU.fullmatch(found.group(2)))
+
     def _addressed(self, rest: str) -> bool:
         """Whether the words after a misheard opening may begin the one addressed: a name, or "the" and a
         role, as heard or alike enough; never a possessive ("Question of the butler's story" is talk)."""
@@ -580,7 +591,12 @@ class NamesMatcher:
         lowered = first.lower()
         name_follows = self._may_name(following)
         replacement = None
-        if lowered in _ASK_SOUNDALIKES and name_follows:
+        if (
+            lowered in _ASK_SOUNDALIKES
+            and name_follows
+            or lowered in _ASK_BEFORE_AN_ADDRESS
+            and self._asks_after_name(text[match.start(4) :])
+        ):
             replacement = "Ask"
             # "Osk, wait, where ..." -> "Ask wait, where ...": the comma belonged to the mishearing.
             text = text[: match.start(3)] + " " + text[match.end(3) :]
