@@ -65,7 +65,7 @@ SPOKEN_TITLES = ("mr", "mrs", "miss", "ms", "reverend", "rev")
 _TITLE_SOUNDS = {"mister": "Mr", "missus": "Mrs", "miss": "Miss", "reverend": "Reverend"}
 # Titles are part of how a name is said, never a name to correct towards.
 _TITLES = frozenset({*SPOKEN_TITLES, "the", "dr", "doctor"})
-_SAID_TITLE = "|".join(title for title in (*SPOKEN_TITLES, "dr") if title != "the")
+_SAID_TITLE = "|".join((*SPOKEN_TITLES, "dr"))
 # The card's openers; dropped before classifying, never corrected (Ormerod -> "right" is common).
 _OPENERS = frozenset(phrases("opener"))
 # Words that can fill a name slot without being a name: "Ask him", "Confront the butler", "to all".
@@ -295,8 +295,8 @@ class NamesMatcher:
             if lowered == "the" and in_slot and index + 1 < len(tokens):
                 # "Ask the person" -> "Ask the parson": after "the" only a role word fits.
                 role = tokens[index + 1].text
-                found = self.best(role, targets=self._roles) if role.lower() not in self._aliases else None
-                if found is not None and found[1] >= self.thresholds.role:
+                found = self._like_a_role(role) if role.lower() not in self._aliases else None
+                if found is not None:
                     replacements[index + 1] = (1, found[0].word)
                     corrections.append(Correction(CorrectionKind.NAME, role, found[0].word, round(found[1], 3)))
                     skip_to = index + 2
@@ -398,7 +398,11 @@ class NamesMatcher:
         rest = text[tokens[index].end :]
         if not (tokens[index + 1].text.lower() in QUESTION_WORDS or _YOU.search(rest) or CITATION.search(rest)):
             return None
-        found = self.best(tokens[index].text, targets=self._roles)
+        return self._like_a_role(tokens[index].text)
+
+    def _like_a_role(self, word: str) -> tuple[NameTarget, float] | None:
+        """The role a word sounds like, when as alike as a role after "the" must be (`NameThresholds.role`)."""
+        found = self.best(word, targets=self._roles)
         return found if found is not None and found[1] >= self.thresholds.role else None
 
     def _may_name(self, word: str) -> bool:
@@ -432,8 +436,7 @@ class NamesMatcher:
         said = rest[first.start(2) :].lower()
         if any(" " in alias and said.startswith(alias) for alias in self._aliases):
             return True  # "the man of business"
-        found = self.best(word, targets=self._roles)
-        return word.lower() in self._aliases or (found is not None and found[1] >= self.thresholds.role)
+        return word.lower() in self._aliases or self._like_a_role(word) is not None
 
     def _names_one(self, said: str) -> bool:
         """Whether the words name one of the six as the card allows: an alias, or their names in full,
