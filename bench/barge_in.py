@@ -183,7 +183,7 @@ class Ears:
     def hear(self, mic: Audio, played: Audio) -> tuple[list[Heard], list[Short]]:
         from bench.voice import intent_of
         from voice_host.cli.hear import fresh_game
-        from voice_host.loop.barge_in import BargeWords, barge_words
+        from voice_host.loop.barge_in import BargeWords, barge_words, meant_after_stop
         from voice_host.loop.listener import FeedOnlySource, InlineExecutor, Listener, ShortHeard, Utterance
         from voice_host.understanding.host_requests import is_repeat_request
 
@@ -202,7 +202,7 @@ class Ears:
             return heard
 
         def deliver(utterance: Utterance[Any]) -> None:
-            heard = utterance.result
+            heard = utterance.result if utterance.after_stop is None else meant_after_stop(utterance.result, utterance.after_stop)
             if heard is None:  # --short-only: handed on, not understood
                 began = utterance.began_at or utterance.ended_at
                 found.append(Heard(began, utterance.ended_at, 0.0, "", "", False, False, False))
@@ -299,6 +299,29 @@ def other_words(count: int, split: Any) -> list[Any]:
     return mixed[:count]
 
 
+def addressed_words(count: int, split: Any, case: Any) -> list[tuple[Any, Audio]]:
+    """Questions and confrontations of `split` that open with a suspect's name and a comma ("Thwaite, where were
+    you at ten?"), half of them said with a pause of 0.3-0.7 s after the name (audio_fixtures/paused.py): said over
+    the Host, the name alone is a short stretch the short path scores, and must never lose the question. Seeded;
+    each with its clean audio."""
+    import re
+
+    from audio_fixtures.fixtures import FixtureAudio, load_fixtures
+    from audio_fixtures.paused import PausedAudio, paused_lines
+
+    names = sorted({alias for s in case.suspects for alias in s.aliases if " " not in alias and alias[:1].isupper()})
+    opens = re.compile(rf"^(?:(?:Mr|Mrs|Miss|Reverend)\.? )?(?:{'|'.join(names)})(?: [A-Z]\w+)?,")
+    fixtures = [f for f in load_fixtures(split) if f.kind in ("question", "confrontation") and opens.match(f.said)]
+    paused = [line for line in paused_lines() if line.fixture.split == split and opens.match(line.first)]
+    rng = np.random.default_rng(78)
+    rng.shuffle(fixtures)
+    rng.shuffle(paused)
+    audio, paused_audio = FixtureAudio(load_fixtures(split)), PausedAudio()
+    said = [(f, audio.clean(f.id)) for f in fixtures]
+    with_pause = [(line.fixture, paused_audio.clean(line)[0]) for line in paused]
+    return [pick for pair in zip(with_pause, said, strict=False) for pick in pair][:count]
+
+
 # espeak-ng's named variants that no split uses and the stop spotter never learnt from (bench/stop_spotter.py's
 # `extra_voices`, and not their near kin: edward2, Gene2, iven2, steph2), each in one of the English accents at a
 # seeded speed and pitch: more players for the stop trials, as unlike the tune voices as test's are. Tune material
@@ -358,6 +381,12 @@ def main() -> None:
         default="tune",
         help="the players' voices and other words (test: final figures only; probe: espeak variants no split has, "
         "with tune's other words, for shaping)",
+    )
+    parser.add_argument(
+        "--addressed",
+        type=int,
+        default=20,
+        help="questions opening with a suspect's name and a comma said over it, half with a pause after the name (from run 22)",
     )
     parser.add_argument("--no-night", action="store_true")
     parser.add_argument(
@@ -561,8 +590,41 @@ def main() -> None:
         )
         print(other_rows[-1], file=sys.stderr, flush=True)
 
+    addressed_rows: list[str] = []
+    addressed_list = addressed_words(args.addressed, split, case)
+    stopped_by_name = lost_by_stop = understood_addressed = alone_addressed = 0
+    for n, (fixture, clean) in enumerate(addressed_list):
+        heard, shorts, mixed = over_host(f"addressed-{n}", 9000 + n, clean)
+        for short in shorts if args.scores else []:
+            print(
+                f"score addressed {n} {fixture.voice} {fixture.said!r} at {short.asked - mixed.began:+.2f} s: "
+                f"{short.scores.ranked()}",
+                file=sys.stderr,
+            )
+        took = [s for s in shorts if s.word is not None]
+        stopped_by_name += bool(took)
+        kept = "-"
+        if not args.short_only:
+            expected = expected_intent(fixture)
+            over = any(h.intent == expected for h in heard if h.ended > mixed.began)
+            game = fresh_game(case)
+            quiet = np.zeros(SAMPLE_RATE // 2, dtype=np.float32)
+            alone_heard = pipeline.passes.hear(np.concatenate([quiet, mixed.in_room, quiet]), game, game.state.seats).heard
+            alone = intent_of(alone_heard.message, alone_heard.text) == expected
+            understood_addressed += over
+            alone_addressed += alone
+            lost_by_stop += bool(took) and alone and not over
+            kept = f"{'yes' if over else 'no'} / {'yes' if alone else 'no'}"
+            if not over:
+                kept += f" (heard {listed([h for h in heard if h.ended > mixed.began])})"
+        taken_words = "; ".join(f"{s.word.value} {shown(s)}" for s in took) or "none"
+        row = f"| {n} | {fixture.said} ({fixture.voice}) | {mixed.where} | {taken_words} | {len(shorts)} | {kept} |"
+        addressed_rows.append(row)
+        print(addressed_rows[-1], file=sys.stderr, flush=True)
+
     print("## Barge-in\n")
-    command = f"python bench/barge_in.py --trials {args.trials} --others {args.others} --voices {args.voices}"
+    command = f"python bench/barge_in.py --trials {args.trials} --others {args.others} --addressed {args.addressed}"
+    command += f" --voices {args.voices}"
     command += f" --detector {args.detector} --tail {args.tail:g}"
     command += " --no-gate" if gate_db is None else f" --gate-db {gate_db:g}"
     command += " --no-short" if args.no_short else f" --model {args.model} --padding {args.padding:g}"
@@ -613,6 +675,23 @@ def main() -> None:
         print("\n| n | said (voice) | echo path | acted at once | short-path scorings | understood over the Host / alone |")
         print("|---|---|---|---|---|---|")
         for row in other_rows:
+            print(row)
+
+    if addressed_list:
+        print(
+            f"\nQuestions opening with a name and a comma over the Host: the short path took a word on {stopped_by_name}"
+            f"/{len(addressed_list)} (the Host stopped)"
+            + (
+                f"; understood as labelled {understood_addressed}/{len(addressed_list)} over the Host, "
+                f"{alone_addressed}/{len(addressed_list)} alone in the same room; lost where a word was taken and the "
+                f"words alone were understood: {lost_by_stop}."
+                if not args.short_only
+                else "."
+            )
+        )
+        print("\n| n | said (voice) | echo path | short word taken | short-path scorings | understood over the Host / alone |")
+        print("|---|---|---|---|---|---|")
+        for row in addressed_rows:
             print(row)
 
     if not args.no_night:

@@ -24,6 +24,7 @@ from voice_host.loop.barge_in import (
     barge_words,
     finishes,
     finishing_text,
+    meant_after_stop,
     silence_words,
 )  # fmt: skip
 from voice_host.understanding.understand import Heard
@@ -306,6 +307,24 @@ def test_other_words_keep_their_grade_for_the_end_of_turn(heard: Callable[[str],
     assert barge_turn(heard("Wait,")) is TurnText.UNFINISHED  # "Thwaite, where were you?"
     assert barge_turn(heard("Wait for the statements.")) is TurnText.MAY_GO_ON
     assert barge_turn(heard("Read E4.")) is TurnText.WHOLE
+
+
+@pytest.mark.parametrize(
+    ("whole", "after", "meant"),
+    [
+        ("Thwaite, where were you at ten?", "where were you at ten?", "whole"),  # its name taken for "Wait."
+        ("Stop. Read exhibit four.", "Read exhibit four.", "after"),
+        ("Stop. Next.", "Next.", "after"),
+        ("Stop. What did he say about the yard?", "What did he say about the yard?", "whole"),  # talk either way
+        ("Stop, stop.", "stop.", "whole"),
+    ],
+)
+def test_an_utterance_that_went_on_after_a_stop_means_the_whole_or_what_followed(
+    heard: Callable[[str], Heard], whole: str, after: str, meant: str
+) -> None:
+    whole_heard, after_heard = heard(whole), heard(after)
+    assert meant_after_stop(whole_heard, after_heard) is (whole_heard if meant == "whole" else after_heard)
+    assert meant_after_stop(whole_heard, None) is whole_heard
 
 
 def test_views_are_scored_in_turn_until_one_is_taken() -> None:

@@ -1002,11 +1002,40 @@ def test_a_short_stop_over_the_host_acts_after_a_short_pause_and_goes_nowhere_el
     assert h.utterances == [] and h.understood == []  # the whole understanding never hears it
 
 
-def test_words_after_a_stop_are_a_new_utterance() -> None:
+def test_an_utterance_that_goes_on_after_a_stop_is_heard_whole_with_what_followed_beside_it() -> None:
+    # "Thwaite, ... where were you?" with the name taken for "Wait.": the Host stops, and the question is not lost.
     h, far_end, clock, taken = short_harness()
     over_quiet_host(h, far_end, clock, speech(0.6, 6) + silence(3) + speech(0.5, 20) + silence(12))
-    assert len(taken) == 1 and len(h.utterances) == 1
+    assert [t.word for t in taken] == [ShortWord.STOP] and len(h.utterances) == 1
+    whole, after = h.utterances[0].audio, h.understood[-1]
+    assert h.understood[-2] is whole and 0.6 in whole and 0.5 in whole  # the whole, the word included
+    assert np.array_equal(after, whole[-len(after) :]) and 0.6 not in after  # then what followed the word ...
+    lead = int(np.argmax(after == np.float32(0.5)))
+    assert 0 < lead <= 2 * BLOCK + 160  # ... with a little of the pause before it (the pre-roll; the canceller's lag)
+    assert h.utterances[0].after_stop == f"heard {len(after)} samples"
+
+
+def test_an_utterance_that_ends_after_a_stop_goes_nowhere_else() -> None:
+    h, far_end, clock, taken = short_harness()
+    over_quiet_host(h, far_end, clock, speech(0.6, 6) + silence(20) + speech(0.5, 20) + silence(12))
+    assert [t.word for t in taken] == [ShortWord.STOP] and len(h.utterances) == 1
+    assert h.understood and all(0.6 not in audio for audio in h.understood)  # the stop word went nowhere else
+    assert 0.5 in h.utterances[0].audio and h.utterances[0].after_stop is None
+
+
+def next_word(audio: Audio) -> ShortWordScores:
+    """Speech at 0.6 is a clear "Next."."""
+    scores = fake_short_words(audio)
+    return replace(scores, best={**scores.best, ShortWord.STOP: -6.0, ShortWord.NEXT: scores.best[ShortWord.STOP]})
+
+
+def test_words_after_a_next_are_a_new_utterance() -> None:
+    h, far_end, clock, taken = short_harness()
+    h.listener.short_words = next_word
+    over_quiet_host(h, far_end, clock, speech(0.6, 6) + silence(3) + speech(0.5, 20) + silence(12))
+    assert [t.word for t in taken] == [ShortWord.NEXT] and len(h.utterances) == 1
     assert 0.6 not in h.utterances[0].audio and 0.5 in h.utterances[0].audio
+    assert h.utterances[0].after_stop is None
 
 
 def test_other_short_words_over_the_host_go_the_usual_way() -> None:

@@ -228,6 +228,11 @@ class UtteranceCollector:
             return CollectorStep(event, audio)
         return CollectorStep(event)
 
+    @property
+    def samples(self) -> int:
+        """Samples of the utterance collected so far (0 between utterances)."""
+        return sum(len(chunk) for chunk in self._utterance)
+
     def so_far(self) -> Audio:
         """The utterance being collected, up to now (it goes on being collected)."""
         return self._joined()

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from engine.classify import Situation
-from engine.messages import Command, Message
+from engine.messages import Command, Message, MessageKind
 from voice_host.ears.short_words import ShortView, ShortViews, ShortWord, ShortWordScores
 from voice_host.ears.sound import Audio
 from voice_host.ears.turn import TurnText
@@ -118,6 +118,20 @@ def finishes(answered: Message, joined: Message) -> bool:
     the Host is answering ("Next" and "Next round, please." are both the card's next; "Thwaite, where were
     you" and "Thwaite, where were you at ten?" are two questions)."""
     return joined == answered
+
+
+def meant_after_stop(whole: Heard, after: Heard | None) -> Heard:
+    """An utterance that went on after a stop word the short path took (the Host is silent already): the whole
+    of it when that is a card message ("Thwaite, ... where were you at ten?", its name taken for "Wait."), else
+    what was said after the word when that is one ("Stop. ... Read exhibit four."), else the whole (talk: shown,
+    and the Host stays quiet)."""
+    if after is None or _card_message(whole) or not _card_message(after):
+        return whole
+    return after
+
+
+def _card_message(heard: Heard) -> bool:
+    return heard.usable and heard.message is not None and heard.message.kind is not MessageKind.TABLE_TALK
 
 
 def barge_turn(heard: Heard) -> TurnText:

@@ -152,6 +152,9 @@ class Utterance(Generic[T]):
     cut: bool = False  # the utterance hit the length limit
     began_at: float | None = None  # clock time the first kept sample was heard (pre-roll included)
     host: HostTalk | None = None  # the Host's latest talk when the utterance ended (echo cancelling only)
+    # What was said after a stop word the short path took, when the utterance went on after it
+    # (`Listener._went_on_after_stop`); `result` is the whole, the word included.
+    after_stop: T | None = None
 
     @property
     def wait_seconds(self) -> float:
@@ -259,7 +262,9 @@ class Listener(Generic[T]):
         # Where the latest stretch of speech began, in the utterance's seconds: its start, or the end of the
         # latest pause long enough to be scored ("Wait." after a murmur that Silero joined to it).
         self._stretch_from = 0.0
-        self._short_taken: int | None = None  # the pause whose words the short path took
+        self._short_taken: tuple[int, ShortWord] | None = None  # the pause whose words the short path took, and the word
+        # Where the utterance went on after a stop word the short path took, in its samples (None: it did not).
+        self._after_stop_from: int | None = None
         # The current pause's scoring: the scores it acted on (or the last stretch's) and its verdict.
         self._short_future: Future[ScoredWord] | None = None
         self._early_held: Audio | None = None  # the early understanding, waiting for that scoring
@@ -429,9 +434,11 @@ class Listener(Generic[T]):
         event = step.event
         self._watch_unstarted(seconds, probability)
         if is_speech and self._short_asked:
+            self._went_on_after_stop(seconds, paused)
             self._next_pause()  # speech again: the scored pause is over
         if event is SegmentEvent.SPEECH_STARTED:
             self._stretch_from = 0.0
+            self._after_stop_from = None
         elif is_speech and paused + 1e-9 >= self.settings.short_path.pause_seconds:
             self._stretch_from = self.collector.segmenter.utterance_seconds - seconds
         if event is SegmentEvent.SPEECH_STARTED:
@@ -441,7 +448,9 @@ class Listener(Generic[T]):
             self._emit_unless_speaking(MicLevel(MicStatus.HEARING, level=input_level(block)))
         elif event is SegmentEvent.SILENCE_STARTED and step.audio is not None:
             self._discard_early()
-            if self._short_future is not None and not self._short_future.done():
+            if self._stop_taken():
+                pass  # nothing of a stop word goes on to the whole understanding, unless the utterance goes on
+            elif self._short_future is not None and not self._short_future.done():
                 # The short words' verdict first: on 2 cores the two would slow each other down.
                 self._early_held = step.audio
             else:
@@ -453,7 +462,8 @@ class Listener(Generic[T]):
             return
         if self._early_held is not None and (self._short_future is None or self._short_future.done()):
             held, self._early_held = self._early_held, None
-            self._early = self.executor.submit(self.understand, held)
+            if not self._stop_taken():
+                self._early = self.executor.submit(self.understand, held)
         if self._turn_over():
             self._finish(self.collector.finish(), cut=False)
             return
@@ -540,7 +550,7 @@ class Listener(Generic[T]):
                 if pause != self._pause_id:
                     return  # speech went on, or the utterance was already handed on
                 if takes_utterance:
-                    self._short_taken = pause
+                    self._short_taken = (pause, word)
             self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
 
         future = self.short_executor.submit(self.settings.short_path.take, views, score, self.second_opinion, self.stop_spotter)
@@ -591,22 +601,44 @@ class Listener(Generic[T]):
             self._pause_id += 1
             self._short_asked = False
 
-    def _taken_by_short_path(self) -> bool:
-        """Whether the short path took the words of the current pause (asked once: it forgets them)."""
+    def _taken_by_short_path(self, stop_too: bool = True) -> bool:
+        """Whether the short path took the words of the current pause (asked once: it forgets them).
+        `stop_too`: a stop word counts as well (else it is left for `_went_on_after_stop`)."""
         with self._lock:
-            taken, self._short_taken = self._short_taken, None
-            return taken is not None and taken == self._pause_id
+            taken = self._short_taken
+            if taken is None or (not stop_too and taken[1] is ShortWord.STOP):
+                return False
+            self._short_taken = None
+            return taken[0] == self._pause_id
+
+    def _stop_taken(self) -> bool:
+        """The short path took the words of the current pause as a stop word."""
+        with self._lock:
+            return self._short_taken == (self._pause_id, ShortWord.STOP)
+
+    def _went_on_after_stop(self, block_seconds: float, paused: float) -> None:
+        """Speech again in the pause after a stop word the short path took: the Host stays silent, and the
+        utterance goes on whole to the whole understanding, with what was said after the word beside it
+        (`Utterance.after_stop`). A name can sound like a stop word ("Thwaite, ... where were you?" heard
+        as "Wait."), and the table may go on after one ("Stop. Read exhibit four.")."""
+        if not self._taken_by_short_path():
+            return
+        # From a little into the pause before the block that went on (at most the pre-roll an utterance has).
+        back = min(paused, self.settings.segmenter.pre_roll_seconds) + block_seconds
+        self._after_stop_from = max(0, self.collector.samples - round(back * self.source.sample_rate))
 
     def _forget_utterance(self) -> None:
         """Nothing of the utterance goes to the whole understanding: the short path acted on its words, or they
         were the Host's own voice."""
         self._discard_early()
         self._began_at = None
+        self._after_stop_from = None
         self._next_pause()
 
     def _drop_taken(self) -> None:
-        """The short path took the utterance being collected: drop it (what follows is a new one)."""
-        if self._taken_by_short_path():
+        """The short path took the utterance being collected as repeat, next or skip: drop it (what follows is a
+        new one). A stop word's utterance is kept until it ends, or goes on (`_went_on_after_stop`)."""
+        if self._taken_by_short_path(stop_too=False):
             self.collector.reset()
             self._forget_utterance()
 
@@ -630,6 +662,8 @@ class Listener(Generic[T]):
             future = None
         if future is None:
             future = self.executor.submit(self.understand, audio)
+        after_from, self._after_stop_from = self._after_stop_from, None
+        after_stop = self.executor.submit(self.understand, audio[after_from:]) if after_from is not None else None
         with self._lock:
             self._thinking += 1
         self._emit_unless_speaking(MicLevel(MicStatus.THINKING))
@@ -643,7 +677,16 @@ class Listener(Generic[T]):
                 log.exception("an utterance of %.1f s could not be understood", len(audio) / self.source.sample_rate)
                 self._emit(MicLevel(MicStatus.LISTENING, detail=f"Could not make that out ({error})."))
                 return
-            utterance = Utterance(audio, result, early is future, ended_at, self.clock(), cut, began_at, host)
+            if after_stop is not None:  # understood after the whole (one worker): delivered with it
+                after_stop.add_done_callback(lambda after: hand_on(result, after))
+            else:
+                hand_on(result, None)
+
+        def hand_on(result: T, after: Future[T] | None) -> None:
+            after_result = None
+            if after is not None and not after.cancelled() and after.exception() is None:
+                after_result = after.result()
+            utterance = Utterance(audio, result, early is future, ended_at, self.clock(), cut, began_at, host, after_result)
             log.debug(
                 "utterance of %.2f s understood %.2f s after it ended (%s%s)",
                 len(audio) / self.source.sample_rate,

@@ -17,7 +17,7 @@ from textual.message import Message
 
 from engine.messages import Message as GameMessage
 from engine.replies import Reply
-from voice_host.loop.barge_in import HostTalk
+from voice_host.loop.barge_in import HostTalk, meant_after_stop
 from voice_host.loop.events import MicLevel
 
 if TYPE_CHECKING:
@@ -165,7 +165,7 @@ def open_table_voice(
             said = None
             if utterance.began_at is not None and utterance.host is not None:
                 said = SaidWhen(utterance.began_at, utterance.ended_at, utterance.host)
-            post(Understood(utterance.result, said))
+            post(Understood(meant_after_stop(utterance.result, utterance.after_stop), said))
 
         def on_sentence(reply: Reply, line: SpeechLine) -> None:
             post(SentenceStarted(reply, line.part_index, line.text))
