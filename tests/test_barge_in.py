@@ -337,7 +337,7 @@ def test_views_are_scored_in_turn_until_one_is_taken() -> None:
         heard.append(float(audio.max()))
         return scores(stop=-0.5, next=-6.0) if audio is detect else scores(stop=-6.0, next=-6.5)
 
-    found, word = SHORT.take(views, score, None)
+    found, word, _ = SHORT.take(views, score, None)
     assert word is ShortWord.STOP and found.best[ShortWord.STOP] == -0.5 and heard == [0.5, 0.25]
     # Taken on the first view, the second is never scored.
     heard.clear()
@@ -348,7 +348,7 @@ def test_without_the_detectors_signal_the_words_are_scored_once() -> None:
     words = np.full(800, 0.5, dtype=np.float32)
     views = SHORT.views_of(ShortViews(words), ShortViews(words))
     assert len(views) == 1 and views[0][0] is words and views[0][1] is words
-    found, word = SHORT.take(views, lambda audio: scores(stop=-6.0, next=-6.5), None)
+    found, word, _ = SHORT.take(views, lambda audio: scores(stop=-6.0, next=-6.5), None)
     assert word is None and found.best[ShortWord.STOP] == -6.0
 
 

@@ -1145,6 +1145,16 @@ def test_a_stop_after_a_pause_in_a_longer_utterance_is_scored_on_its_own_stretch
     assert 0.5 not in scored[-1] and 0.6 in scored[-1]
 
 
+def test_a_stop_taken_after_other_words_leaves_the_utterance_to_the_whole_understanding() -> None:
+    # "Abel, ... where were you at ten?" with its last stretch heard as "Wait, wait.": the Host stops, and the
+    # words before the stretch are not lost.
+    h, far_end, clock, taken = short_harness()
+    over_quiet_host(h, far_end, clock, speech(0.5, 10) + silence(3) + speech(0.6, 6) + silence(12))
+    assert [t.word for t in taken] == [ShortWord.STOP] and len(h.utterances) == 1
+    assert 0.5 in h.utterances[0].audio and 0.6 in h.utterances[0].audio
+    assert h.utterances[0].after_stop is None  # nothing went on after it
+
+
 def stop_please(audio: Audio) -> ShortWordScores:
     """Speech at 0.6 then 0.7 is "Stop, ... please." (a clear phrase only whole); any one stretch fits nothing."""
     whole = bool(np.any(audio == np.float32(0.6))) and bool(np.any(audio == np.float32(0.7)))

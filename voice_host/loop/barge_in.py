@@ -22,6 +22,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
 from engine.classify import Situation
 from engine.messages import Command, Message, MessageKind
@@ -46,9 +47,16 @@ _FILLER = frozenset({"please", "ok", "okay", "oh", "um", "uh", "er", "host", "no
 AT_ONCE_COMMANDS = frozenset({Command.NEXT, Command.PASS})
 
 
-# A scorer of the short words on one audio, and a word taken with the scores it was taken on.
+# A scorer of the short words on one audio.
 Scoring = Callable[[Audio], ShortWordScores]
-ScoredWord = tuple[ShortWordScores, ShortWord | None]
+
+
+class ScoredWord(NamedTuple):
+    """A short word taken (None: none) with the scores it was taken on."""
+
+    scores: ShortWordScores
+    word: ShortWord | None
+    whole: bool = False  # taken on the whole utterance, scored as one phrase ("Stop, ... please."), not its last stretch
 
 
 class BargeWords(Enum):
@@ -318,22 +326,22 @@ class ShortPath:
             scores = score(audio)
             word = self.verdict(scores)
             if word is not None:
-                return scores, word
+                return ScoredWord(scores, word)
             if whole is not None:
                 whole_scores = score(whole)
                 if (whole_word := self.verdict(whole_scores, whole=True)) is not None:
-                    return whole_scores, whole_word
+                    return ScoredWord(whole_scores, whole_word, whole=True)
             if self.wants_second_opinion(scores):
                 opinions: list[ShortWordScores] = []
                 for opinion, verdict in ((spotter, self.spotted), (second_opinion, self.second_verdict)):  # cheaper first
                     if opinion is not None:
                         other = opinion(audio)
                         if (other_word := verdict(other)) is not None:
-                            return other, other_word
+                            return ScoredWord(other, other_word)
                         opinions.append(other)
                 if len(opinions) == 2 and (both := self.both_verdict(opinions[0], opinions[1])) is not None:
-                    return opinions[1], both
-            first = first or (scores, None)
+                    return ScoredWord(opinions[1], both)
+            first = first or ScoredWord(scores, None)
         if first is None:
             raise ValueError("no view to score")
         return first

@@ -502,7 +502,10 @@ class Listener(Generic[T]):
             ShortViews(whole, self._detected.last(len(whole))) if whole is not None else None,
         )
         ended_at = now - segmenter.silence_run
-        self._short_future = self._ask_short_path(self.short_words, views, began_at, ended_at, now, host, takes_utterance=True)
+        alone = self._stretch_from == 0  # the stretch is the utterance so far: nothing was said before it
+        self._short_future = self._ask_short_path(
+            self.short_words, views, began_at, ended_at, now, host, takes_utterance=True, alone=alone
+        )
 
     def _watch_unstarted(self, seconds: float, probability: float) -> None:
         """Over the Host, a stretch too short to start an utterance, now in a short pause: score it too."""
@@ -528,28 +531,32 @@ class Listener(Generic[T]):
 
     def _ask_short_path(
         self, score: Scoring, views: list[tuple[Audio, Audio | None]], began_at: float, ended_at: float, now: float,
-        host: HostTalk, takes_utterance: bool,
+        host: HostTalk, takes_utterance: bool, alone: bool = True,
     ) -> Future[ScoredWord]:  # fmt: skip
         """Score `views` with `score` on the short path's worker. A word taken goes to `on_short_word`, unless speech went on
         meanwhile ("Wait ... for the statements", "Wait" of "Thwaite's answers": the pause's number moved).
         `takes_utterance`: the words are the utterance being collected, and nothing of it goes on to the whole
-        understanding once a word is taken (a stretch that never started an utterance has none)."""
+        understanding once a word is taken (a stretch that never started an utterance has none); but a stop word
+        taken on a stretch after other words (`alone` False, and not on the whole utterance scored as a phrase)
+        silences the Host and leaves the utterance to the whole understanding: "... where were you at ten?" heard as
+        "Wait, wait." must not lose "Abel, ..." (a card message among its words is taken: `meant_after_stop`)."""
         self._short_asked = True
         pause = self._pause_id
 
         def decide(done: Future[ScoredWord]) -> None:
             try:
-                scores, word = done.result()
+                scored = done.result()
             except Exception:  # the whole understanding still hears the utterance
                 log.exception("the short words could not be scored")
                 return
+            scores, word = scored.scores, scored.word
             log.debug("short words %s in %.2f s: %s", [(w.value, round(s, 2)) for w, s in scores.ranked()], scores.seconds, word)
             if word is None or self.on_short_word is None:
                 return
             with self._lock:
                 if pause != self._pause_id:
                     return  # speech went on, or the utterance was already handed on
-                if takes_utterance:
+                if takes_utterance and (word is not ShortWord.STOP or alone or scored.whole):
                     self._short_taken = (pause, word)
             self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
 
