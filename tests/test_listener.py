@@ -1023,6 +1023,17 @@ def test_an_utterance_that_ends_after_a_stop_goes_nowhere_else() -> None:
     assert 0.5 in h.utterances[0].audio and h.utterances[0].after_stop is None
 
 
+def test_a_stop_kept_for_an_utterance_thrown_away_never_takes_the_next_one() -> None:
+    h, far_end, clock, taken = short_harness()
+    over_quiet_host(h, far_end, clock, speech(0.6, 6) + silence(3))
+    assert [t.word for t in taken] == [ShortWord.STOP]
+    h.listener.set_muted(True)  # the utterance is thrown away in its pause
+    over_quiet_host(h, far_end, clock, silence(2))
+    h.listener.set_muted(False)
+    over_quiet_host(h, far_end, clock, speech(0.5, 6) + silence(3) + speech(0.5, 10) + silence(12))
+    assert len(h.utterances) == 1 and 0.5 in h.utterances[0].audio and h.utterances[0].after_stop is None
+
+
 def next_word(audio: Audio) -> ShortWordScores:
     """Speech at 0.6 is a clear "Next."."""
     scores = fake_short_words(audio)
