@@ -124,8 +124,10 @@ class Scene:
     history_seconds: float = 30.0
     length: int = int((WARM_SECONDS + TRIAL_SECONDS) * SAMPLE_RATE)
 
-    def mix(self, key: str, seed: int, clean: Audio) -> Mixed:
-        """The player's `clean` words in a room, said over the Host at a seeded moment, 6 dB either side of the echo."""
+    def mix(self, key: str, seed: int, clean: Audio, shift: float = 0.0, shift_after: float = 0.2) -> Mixed:
+        """The player's `clean` words in a room, said over the Host at a seeded moment, 6 dB either side of the echo.
+        `shift`: the echo's delay moves by this much `shift_after` seconds after the player begins (an underrun, as
+        the table talks and the cores are busy), while the far end is still what was played."""
         rng = np.random.default_rng(seed)
         history = int(self.history_seconds * SAMPLE_RATE)
         start = int(rng.integers(0, len(self.narration) - self.length))
@@ -137,6 +139,10 @@ class Scene:
         room, _ = in_room(clean, key, self.impulses)
         voice = room * (active_rms(echo) * 10 ** (float(rng.uniform(-6.0, 6.0)) / 20) / active_rms(room))
         at = history + int(rng.integers(int((WARM_SECONDS + 2) * SAMPLE_RATE), self.length - len(voice) - SAMPLE_RATE))
+        if shift > 0:  # what sounded: silence put in at the underrun, the rest later by as much
+            moved = at + round(shift_after * SAMPLE_RATE)
+            gap = np.zeros(round(shift * SAMPLE_RATE), dtype=np.float32)
+            echo = path.apply(np.concatenate([played[:moved], gap, played[moved:]])[: len(played)])
         mic = echo.copy()
         mic[at : at + len(voice)] += voice
         where = f"{path.delay_seconds * 1000:.0f} ms / {path.gain_db:.0f} dB"
@@ -388,6 +394,18 @@ def main() -> None:
         default=20,
         help="questions opening with a suspect's name and a comma said over it, half with a pause after the name (from run 22)",
     )
+    parser.add_argument(
+        "--shift-at-onset",
+        type=float,
+        default=0.0,
+        help="seconds the echo's delay moves by 0.2 s after each player begins (an underrun as the table talks); 0: none",
+    )
+    parser.add_argument(
+        "--shift-after",
+        type=float,
+        default=0.2,
+        help="seconds after the player begins that --shift-at-onset moves the echo (negative: before they begin)",
+    )
     parser.add_argument("--no-night", action="store_true")
     parser.add_argument(
         "--nights", type=int, default=3, help="the night through this many seeded echo paths (20 cover every room of the pool)"
@@ -508,7 +526,7 @@ def main() -> None:
 
     def over_host(key: str, seed: int, clean: Audio) -> tuple[list[Heard], list[Short], Mixed]:
         """The player's `clean` words said over the Host at a seeded moment: what was heard, and where."""
-        mixed = scene.mix(key, seed, clean)
+        mixed = scene.mix(key, seed, clean, args.shift_at_onset, args.shift_after)
         ears = Ears(pipeline, case, args.detector, scorer, not args.short_only, args.tail, gate_db, second, settings, spotter)
         heard, shorts = ears.hear(mixed.mic, mixed.played)
         return heard, shorts, mixed
@@ -625,6 +643,7 @@ def main() -> None:
     print("## Barge-in\n")
     command = f"python bench/barge_in.py --trials {args.trials} --others {args.others} --addressed {args.addressed}"
     command += f" --voices {args.voices}"
+    command += f" --shift-at-onset {args.shift_at_onset:g} --shift-after {args.shift_after:g}" if args.shift_at_onset else ""
     command += f" --detector {args.detector} --tail {args.tail:g}"
     command += " --no-gate" if gate_db is None else f" --gate-db {gate_db:g}"
     command += " --no-short" if args.no_short else f" --model {args.model} --padding {args.padding:g}"
