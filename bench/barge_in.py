@@ -208,7 +208,7 @@ class Ears:
             return heard
 
         def deliver(utterance: Utterance[Any]) -> None:
-            heard = utterance.result if utterance.after_stop is None else meant_after_stop(utterance.result, utterance.after_stop)
+            heard = meant_after_stop(utterance.result, utterance.after_stop)
             if heard is None:  # --short-only: handed on, not understood
                 began = utterance.began_at or utterance.ended_at
                 found.append(Heard(began, utterance.ended_at, 0.0, "", "", False, False, False))
@@ -317,12 +317,13 @@ def addressed_words(count: int, split: Any, case: Any) -> list[tuple[Any, Audio]
 
     names = sorted({alias for s in case.suspects for alias in s.aliases if " " not in alias and alias[:1].isupper()})
     opens = re.compile(rf"^(?:(?:Mr|Mrs|Miss|Reverend)\.? )?(?:{'|'.join(names)})(?: [A-Z]\w+)?,")
-    fixtures = [f for f in load_fixtures(split) if f.kind in ("question", "confrontation") and opens.match(f.said)]
+    every = load_fixtures(split)
+    fixtures = [f for f in every if f.kind in ("question", "confrontation") and opens.match(f.said)]
     paused = [line for line in paused_lines() if line.fixture.split == split and opens.match(line.first)]
     rng = np.random.default_rng(78)
     rng.shuffle(fixtures)
     rng.shuffle(paused)
-    audio, paused_audio = FixtureAudio(load_fixtures(split)), PausedAudio()
+    audio, paused_audio = FixtureAudio(every), PausedAudio()
     said = [(f, audio.clean(f.id)) for f in fixtures]
     with_pause = [(line.fixture, paused_audio.clean(line)[0]) for line in paused]
     return [pick for pair in zip(with_pause, said, strict=False) for pick in pair][:count]
@@ -392,13 +393,13 @@ def main() -> None:
         "--addressed",
         type=int,
         default=20,
-        help="questions opening with a suspect's name and a comma said over it, half with a pause after the name (from run 22)",
+        help="questions opening with a suspect's name and a comma said over it, half with a pause after the name (session 34)",
     )
     parser.add_argument(
         "--shift-at-onset",
         type=float,
         default=0.0,
-        help="seconds the echo's delay moves by 0.2 s after each player begins (an underrun as the table talks); 0: none",
+        help="seconds the echo's delay moves by, --shift-after each player begins (an underrun as the table talks); 0: none",
     )
     parser.add_argument(
         "--shift-after",
@@ -531,6 +532,19 @@ def main() -> None:
         heard, shorts = ears.hear(mixed.mic, mixed.played)
         return heard, shorts, mixed
 
+    def judged(fixture: Any, heard: list[Heard], mixed: Mixed) -> tuple[bool, bool, str]:
+        """Whether the whole understanding took the words as labelled over the Host, and the same words alone in
+        the same room; with the row's cell (what was heard instead over the Host, when it missed them)."""
+        expected = expected_intent(fixture)
+        after = [h for h in heard if h.ended > mixed.began]
+        over = any(h.intent == expected for h in after)
+        quiet = np.zeros(SAMPLE_RATE // 2, dtype=np.float32)
+        game = fresh_game(case)
+        alone_heard = pipeline.passes.hear(np.concatenate([quiet, mixed.in_room, quiet]), game, game.state.seats).heard
+        alone = intent_of(alone_heard.message, alone_heard.text) == expected
+        cell = f"{'yes' if over else 'no'} / {'yes' if alone else 'no'}"
+        return over, alone, cell + ("" if over else f" (heard {listed(after)})")
+
     times: list[float] = []
     parts: list[tuple[float, float, float, float]] = []  # Silero's lag, the pause waited, recognition (wall, processor)
     rows: list[str] = []
@@ -580,7 +594,7 @@ def main() -> None:
     for n, fixture in enumerate(others_list):
         clean = audio.clean(fixture.id)
         heard, shorts, mixed = over_host(f"other-{n}", 7000 + n, clean)
-        began, word_over, where = mixed.began, mixed.word_over, mixed.where
+        word_over, where = mixed.word_over, mixed.where
         for short in shorts if args.scores else []:
             print(
                 f"score other {n} {fixture.voice} {fixture.said!r} at {short.asked - word_over:+.2f} s: {short.scores.ranked()}",
@@ -591,18 +605,9 @@ def main() -> None:
         false_acts += 1 if acted else 0
         kept = "-"
         if not args.short_only:  # what the whole understanding made of them, and of the same words alone in the room
-            expected = expected_intent(fixture)
-            over = any(h.intent == expected for h in heard if h.ended > began)
-            quiet = np.zeros(SAMPLE_RATE // 2, dtype=np.float32)
-            game = fresh_game(case)
-            alone_audio = np.concatenate([quiet, mixed.in_room, quiet])
-            alone_heard = pipeline.passes.hear(alone_audio, game, game.state.seats).heard
-            alone = intent_of(alone_heard.message, alone_heard.text) == expected
+            over, alone, kept = judged(fixture, heard, mixed)
             understood_over += over
             understood_alone += alone
-            kept = f"{'yes' if over else 'no'} / {'yes' if alone else 'no'}"
-            if not over:  # what was heard instead, over the Host
-                kept += f" (heard {listed([h for h in heard if h.ended > began])})"
         other_rows.append(
             f"| {n} | {fixture.said} ({fixture.voice}) | {where} | {'; '.join(acted) or 'none'} | {len(shorts)} | {kept} |"
         )
@@ -623,18 +628,10 @@ def main() -> None:
         stopped_by_name += bool(took)
         kept = "-"
         if not args.short_only:
-            expected = expected_intent(fixture)
-            over = any(h.intent == expected for h in heard if h.ended > mixed.began)
-            game = fresh_game(case)
-            quiet = np.zeros(SAMPLE_RATE // 2, dtype=np.float32)
-            alone_heard = pipeline.passes.hear(np.concatenate([quiet, mixed.in_room, quiet]), game, game.state.seats).heard
-            alone = intent_of(alone_heard.message, alone_heard.text) == expected
+            over, alone, kept = judged(fixture, heard, mixed)
             understood_addressed += over
             alone_addressed += alone
             lost_by_stop += bool(took) and alone and not over
-            kept = f"{'yes' if over else 'no'} / {'yes' if alone else 'no'}"
-            if not over:
-                kept += f" (heard {listed([h for h in heard if h.ended > mixed.began])})"
         taken_words = "; ".join(f"{s.word.value} {shown(s)}" for s in took) or "none"
         row = f"| {n} | {fixture.said} ({fixture.voice}) | {mixed.where} | {taken_words} | {len(shorts)} | {kept} |"
         addressed_rows.append(row)
