@@ -1461,3 +1461,80 @@ def test_over_the_host_a_whole_early_message_is_not_understood_again() -> None:
     feed_with_far_end(h, h.far_end, h.clock, [(b + p).astype(np.float32) for b, p in zip(host, player, strict=True)], host)
     assert [u.result for u in h.utterances] == ["Read exhibit 15."]
     assert h.utterances[0].early and len(h.understood) == 1
+
+
+# --- the echo's delay moved and the canceller followed it ------------------------------------------------------
+
+
+class FollowsAMove(EchoCanceller):
+    """A perfect canceller that, at block `at` (counted from 0), says it has just followed a move of the echo's delay
+    that began `began` seconds before; what it left of the Host's voice until then is `residue` (the fake detector
+    hears it as speech)."""
+
+    def __init__(self, at: int, began: float) -> None:
+        super().__init__(Subtract(), Subtract(), settle_seconds=0.0, trusted_erle_db=None, follow_moves=False)
+        self.at, self.began, self.blocks = at, began, 0
+
+    def take_move(self) -> float | None:
+        self.blocks += 1
+        return self.began if self.blocks == self.at + 1 else None
+
+
+def move_harness(
+    at: int, began: float, taken: list[ShortHeard] | None = None, speech_seconds: float = 0.1
+) -> tuple[Harness, FarEnd, Clock]:
+    """With `taken`, the short path runs too (every short stretch scores as "stop") and what it takes goes there."""
+    h, far_end, clock = echo_harness()
+    settings = SETTINGS if taken is None else SHORT_SETTINGS
+    settings = replace(settings, own_voice_coherence=None, own_voice_left_db=None)  # the move's own rule alone
+    settings = replace(settings, segmenter=replace(settings.segmenter, speech_seconds=speech_seconds))
+    h.listener = Listener(
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append, settings, executor=InlineExecutor(),
+        clock=clock, echo=FollowsAMove(at, began), far_end=far_end,
+        short_words=always_stop if taken is not None else None, on_short_word=taken.append if taken is not None else None,
+    )  # fmt: skip
+    h.listener.begin_speaking()
+    return h, far_end, clock
+
+
+def left_of_the_host(blocks: int, residue_from: int, residue_to: int) -> list[Audio]:
+    """The microphone over the Host (whose far end is `speech(0.3, blocks)`), with a residue of its voice between
+    the two blocks: the canceller takes the far end out, the residue stays."""
+    return [(b + (0.2 if residue_from <= i < residue_to else 0.0)).astype(np.float32) for i, b in enumerate(speech(0.3, blocks))]
+
+
+def test_the_host_s_voice_let_through_as_the_echo_s_delay_moved_is_dropped_once_the_move_is_followed() -> None:
+    # The residue from block 10 (0.5 s); the move found at block 14, begun 0.2 s (4 blocks) before.
+    for at, handed_on in ((1000, 1), (14, 0)):  # (never followed: the residue would be handed on)
+        h, far_end, clock = move_harness(at, began=0.2)
+        feed_with_far_end(h, far_end, clock, left_of_the_host(40, 10, 16), speech(0.3, 40))
+        assert len(h.utterances) == handed_on, at
+
+
+def test_an_utterance_that_starts_just_after_the_move_is_followed_is_dropped_too() -> None:
+    # Silero needs 0.1 s of speech: the residue of blocks 12 and 13 starts an utterance at block 13, after the move
+    # (begun at block 11) was followed at block 12.
+    for at, handed_on in ((1000, 1), (12, 0)):
+        h, far_end, clock = move_harness(at, began=0.05)
+        feed_with_far_end(h, far_end, clock, left_of_the_host(40, 12, 14), speech(0.3, 40))
+        assert len(h.utterances) == handed_on, at
+
+
+def test_a_player_who_began_before_the_move_is_heard() -> None:
+    # The player from block 10 (0.5 s), the move begun at block 16 and followed at block 18: their words are kept.
+    h, far_end, clock = move_harness(18, began=0.1)
+    feed_with_far_end(h, far_end, clock, left_of_the_host(40, 10, 26), speech(0.3, 40))
+    assert len(h.utterances) == 1
+    began_at = h.utterances[0].began_at
+    assert began_at is not None and began_at < 100.5
+
+
+def test_a_short_word_begun_as_the_echo_s_delay_moved_is_not_taken() -> None:
+    # 0.1 s of the Host's voice let through from block 12 (too short to start an utterance here: the short path
+    # scores it alone), then the short pause; the move, begun at block 11, is followed at block 13.
+    for at, words in ((1000, [ShortWord.STOP]), (13, [])):
+        taken: list[ShortHeard] = []
+        h, far_end, clock = move_harness(at, began=0.1, taken=taken, speech_seconds=0.2)
+        feed_with_far_end(h, far_end, clock, left_of_the_host(40, 12, 14), speech(0.3, 40))
+        assert [t.word for t in taken] == words, at
+        assert h.utterances == []
