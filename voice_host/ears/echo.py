@@ -21,11 +21,6 @@ out 10 ms after it went in. They are trusted only once they have heard 10 s of t
 the night's first words the listener keeps the microphone shut over the Host, as without a canceller.
 While nothing has been played for a while the raw microphone is handed on unchanged, so what the table
 says to a silent Host is heard exactly as before.
-
-When the echo's delay moves (a sound server under load), `ShadowPath` (voice_host/ears/shadow_path.py) finds it
-within a tenth of a second or so and follows it: speex's far end moves with it, its own estimate is heard while
-the two recover, the gate in front of Silero is stricter meanwhile, and `take_move` tells the listener, which
-drops what began in between (the Host's voice, poorly cancelled). The microphone stays open through it.
 """
 
 from __future__ import annotations
@@ -41,7 +36,6 @@ from typing import Any, Protocol
 import numpy as np
 import soxr
 
-from voice_host.ears.shadow_path import ShadowPath
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 
 log = logging.getLogger(__name__)
@@ -50,15 +44,7 @@ FRAME = SAMPLE_RATE // 100  # 10 ms: WebRTC's frame, used for both cancellers
 # How much of the room speex's filter covers, from the first sample played: the echo's delay plus its
 # reverberation (a 0.3 s filter let a room with RT60 0.75 s through: docs/benchmarks.md "Barge-in").
 TAIL_SECONDS = 0.6
-MOST_FOLLOWED = SAMPLE_RATE // 10  # the echo come this much later than where speex learnt the room, at most, is followed
 GATE_DB = -25.0  # `ResidualGate`: what is left for Silero this far under the last second's loudest is dropped
-# After a move of the echo's delay is followed, the gate is this strict (a player speaks within 6 dB of the echo; the
-# Host's voice is left 20-30 dB under it) until this much is taken out again (the median over the last 0.3 s of the
-# Host), for five seconds at most.
-RECOVERING_GATE_DB = -12.0
-RECOVERED_DB = 30.0
-RECOVERED_FRAMES = 30
-RECOVERING_FRAMES = 500
 
 
 class EchoUnavailableError(Exception):
@@ -364,13 +350,11 @@ class ResidualGate:
         self.hold_frames = max(1, round(hold_seconds * SAMPLE_RATE / FRAME))
         self._held = 0
 
-    def passes(self, mic: Audio, cancelled: Audio, strict_db: float | None = None) -> bool:
-        """One 10 ms frame: the microphone, and what the canceller left of it for Silero. `strict_db`: a floor of
-        its own for this frame."""
+    def passes(self, mic: Audio, cancelled: Audio) -> bool:
+        """One 10 ms frame: the microphone, and what the canceller left of it for Silero."""
         self._levels[self._at] = float(np.mean(np.square(mic, dtype=np.float64)))
         self._at = (self._at + 1) % len(self._levels)
-        floor = self.floor if strict_db is None else 10 ** (strict_db / 10)
-        if float(np.mean(np.square(cancelled, dtype=np.float64))) >= floor * float(self._levels.max()):
+        if float(np.mean(np.square(cancelled, dtype=np.float64))) >= self.floor * float(self._levels.max()):
             self._held = self.hold_frames
         passed = self._held > 0
         self._held = max(0, self._held - 1)
@@ -441,13 +425,8 @@ class EchoCanceller:
         settle_seconds: float = 10.0,
         gate_db: float | None = GATE_DB,
         trusted_erle_db: float | None = 10.0,
-        follow_moves: bool = True,
-        recovering_gate_db: float | None = RECOVERING_GATE_DB,
     ) -> None:
-        """`gate_db`: the `ResidualGate`'s floor in front of Silero (None: no gate). `follow_moves`: a second
-        estimate of the echo (`ShadowPath`) follows a move of its delay at once, and is heard while the two recover
-        from it (False: none; the microphone is shut over the Host until speex has learnt the room again).
-        `recovering_gate_db`: the gate's floor meanwhile (None: as ever)."""
+        """`gate_db`: the `ResidualGate`'s floor in front of Silero (None: no gate)."""
         if detector is None and keeper is None:  # one speex filter gives both signals
             speex = SpeexFrames(TAIL_SECONDS, suppress=True)
             detector, keeper = speex, speex.linear_output()
@@ -470,21 +449,6 @@ class EchoCanceller:
         # is not trusted again until it takes the echo out again (median over the frames since the move).
         self.delay_watch = DelayWatch()
         self._since_move: deque[float] | None = None
-        self.shadow = ShadowPath() if follow_moves else None
-        self._speex_level = 0.0  # each residual's power over the last frames (speex's linear one, the shadow's)
-        self._shadow_level = 0.0
-        self._shadow_shift_at_lag = 0  # the shadow's `shifted` when `DelayWatch` last found the lag
-        # speex follows the shadow's moves too, so that its filter fits again at once rather than learning the room
-        # anew: the far end it hears is delayed by as much as the echo came later than where it learnt the room
-        # (`_speex_learnt_at`, in the shadow's `shifted`). An echo come sooner than that it must learn again.
-        self._speex_delay = 0
-        self._speex_learnt_at = 0
-        self._far_line = np.zeros(MOST_FOLLOWED, dtype=np.float32)  # the far end just played, for the delay
-        self._shadow_shifted = 0
-        self._move_began: float | None = None  # a move just followed (seconds before it began), until taken
-        self._recovering: deque[float] | None = None  # after a move followed: what was taken out, frame by frame
-        self._recovering_left = 0  # frames the stricter gate holds at most
-        self.recovering_gate_db = recovering_gate_db  # (None: the usual gate after a move too)
         self._mic = np.zeros(0, dtype=np.float32)
         self._far = np.zeros(0, dtype=np.float32)
         self._raw: list[Audio] = [np.zeros(FRAME, dtype=np.float32)]  # the 10 ms the output lags behind
@@ -497,31 +461,19 @@ class EchoCanceller:
         self._mic = np.concatenate([self._mic, mic.astype(np.float32, copy=False)])
         self._far = np.concatenate([self._far, far.astype(np.float32, copy=False)])
         whole = len(self._mic) // FRAME * FRAME
-        residuals = None  # the shadow's, over the same frames (in one go: one estimate for them all)
-        if self.shadow is not None and whole:
-            residuals = self.shadow.process(self._mic[:whole], self._far[:whole])
-            self._follow_shadow()
         for at in range(0, whole, FRAME):
             near, played = self._mic[at : at + FRAME], self._far[at : at + FRAME]
             self._raw.append(near)
-            speex_far = self._delayed(played)
-            detect = self.detector.process(near, speex_far)
-            words = self.keeper.process(near, speex_far)
-            if residuals is not None and self._shadow_better(words, residuals[at : at + FRAME]):
-                detect = words = residuals[at : at + FRAME]
-            if self.gate is not None and not self.gate.passes(near, detect, self._recovering_floor()):
+            detect = self.detector.process(near, played)
+            if self.gate is not None and not self.gate.passes(near, detect):
                 detect = np.zeros(FRAME, dtype=np.float32)
             self._detect.append(detect)
+            words = self.keeper.process(near, played)
             self._words.append(words)
             self._follow_erle(near, played, words)
-            self._follow_recovery(near, played, words)
-            lag_before = self.delay_watch.lag
             if self.delay_watch.add(near, played):
-                if self._shadow_followed(lag_before):
-                    log.info("the echo's delay moved (now %d samples): followed at once", self.delay_watch.lag)
-                else:
-                    log.info("the echo's delay moved (now %d samples): learning the room again", self.delay_watch.lag)
-                    self._since_move = deque(maxlen=SAMPLE_RATE // FRAME)
+                log.info("the echo's delay moved (now %d samples): learning the room again", self.delay_watch.lag)
+                self._since_move = deque(maxlen=SAMPLE_RATE // FRAME)
         self._mic, self._far = self._mic[whole:], self._far[whole:]
         raw, detect, words = (self._take(queue, len(mic)) for queue in (self._raw, self._detect, self._words))
         if len(far) and float(np.max(np.abs(far))) > 1e-4:
@@ -529,69 +481,6 @@ class EchoCanceller:
         if far_quiet_seconds >= self.passthrough_after_seconds:
             return Cancelled(raw, raw, far_active=False, heard=raw)
         return Cancelled(detect, words, far_active=True, heard=raw)
-
-    def _follow_shadow(self) -> None:
-        assert self.shadow is not None
-        if self.shadow.shifted != self._shadow_shifted:
-            self._shadow_shifted = self.shadow.shifted
-            self._move_began = self.shadow.moved_samples_ago / SAMPLE_RATE
-            log.info("the echo's delay moved %.2f s ago: followed", self._move_began)
-            self._recovering = deque(maxlen=RECOVERED_FRAMES)
-            self._recovering_left = RECOVERING_FRAMES
-        later = self.shadow.shifted - self._speex_learnt_at
-        if later < 0 or later > MOST_FOLLOWED:
-            self._speex_learnt_at, later = self.shadow.shifted, 0  # it learns the room here again
-        self._speex_delay = later
-
-    def _recovering_floor(self) -> float | None:
-        """The gate's floor while the cancellers recover from a move they followed (None: the usual one)."""
-        return self.recovering_gate_db if self._recovering is not None else None
-
-    def _follow_recovery(self, mic: Audio, far: Audio, words: Audio) -> None:
-        """After a move followed, what was learnt meanwhile leaves more of the Host for a while (20-30 dB under it
-        rather than 40), which Silero would hear: the gate is stricter until what is taken out is back to
-        `RECOVERED_DB`."""
-        if self._recovering is None:
-            return
-        self._recovering_left -= 1
-        heard = float(np.mean(np.square(mic, dtype=np.float64)))
-        if float(np.max(np.abs(far))) > 1e-4 and heard > 1e-10:
-            left = float(np.mean(np.square(words, dtype=np.float64)))
-            self._recovering.append(10 * np.log10(heard / max(left, 1e-12)))
-        full = len(self._recovering) == self._recovering.maxlen
-        if self._recovering_left <= 0 or (full and float(np.median(self._recovering)) >= RECOVERED_DB):
-            self._recovering = None
-
-    def take_move(self) -> float | None:
-        """When the canceller has just followed a move of the echo's delay: how many seconds before the move
-        began (what it gave since then held the Host's voice poorly cancelled). Once; else None."""
-        began, self._move_began = self._move_began, None
-        return began
-
-    def _delayed(self, played: Audio) -> Audio:
-        """`played` as speex hears it: `_speex_delay` samples later."""
-        line = np.concatenate([self._far_line, played])
-        self._far_line = line[len(played) :]
-        end = len(line) - self._speex_delay
-        return line[end - len(played) : end]
-
-    def _shadow_better(self, speex: Audio, shadow: Audio) -> bool:
-        """Whether the shadow's residual is the cleaner, over the last few frames, while the cancellers recover from
-        a move it followed (else speex alone is heard: settled, it leaves less). Both hold a player's voice alike:
-        the lower holds less of the Host's."""
-        keep = 0.6  # about 30 ms of memory
-        self._speex_level = keep * self._speex_level + (1 - keep) * float(np.mean(np.square(speex, dtype=np.float64)))
-        self._shadow_level = keep * self._shadow_level + (1 - keep) * float(np.mean(np.square(shadow, dtype=np.float64)))
-        return self._recovering is not None and self._shadow_level < self._speex_level
-
-    def _shadow_followed(self, lag_before: int | None) -> bool:
-        """Whether the shadow has already followed the move `DelayWatch` has just found: it moved its estimate
-        by as much (within 2 ms) since the lag was last found."""
-        shadow, lag = self.shadow, self.delay_watch.lag
-        shifted, self._shadow_shift_at_lag = self._shadow_shift_at_lag, shadow.shifted if shadow is not None else 0
-        if shadow is None or lag is None or lag_before is None:
-            return False
-        return abs((lag - lag_before) - (shadow.shifted - shifted)) <= SAMPLE_RATE // 500
 
     def _follow_erle(self, mic: Audio, far: Audio, words: Audio) -> None:
         if float(np.max(np.abs(far))) <= 1e-4:

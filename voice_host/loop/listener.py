@@ -131,10 +131,6 @@ class ListenerSettings:
     # ... and words this far under the microphone over them are what the canceller left of its voice (a player
     # over the Host is most of what the microphone hears then). None: not judged by level.
     own_voice_left_db: float | None = -20.0
-    # An utterance whose speech began after the echo's delay moved (or this little before), and before the
-    # canceller followed the move (or this little after; `EchoCanceller.take_move`), is dropped: it is the Host's
-    # voice let through as the echo moved. So is a short word (not taken).
-    moved_margin_seconds: float = 0.1
     # Over the Host, Silero hears the canceller's suppressed and gated signal, which can lose the rest of a player's
     # words after a pause that the linear output (what is understood) still holds: the early result then misses
     # them. So over the Host an utterance whose early words were not a whole message is understood again whole when
@@ -259,7 +255,6 @@ class Listener(Generic[T]):
         self._thread: threading.Thread | None = None
         self._host: HostTalk | None = None  # the Host's latest talk
         self._began_at: float | None = None  # when the utterance being collected began
-        self._moved: tuple[float, float] | None = None  # the last move of the echo's delay followed: from, to (clock)
         # The short path: each pause of an utterance has its own number; a verdict counts only while its
         # pause lasts (speech resuming, or the utterance ending, moves the number on).
         self._pause_id = 0
@@ -403,10 +398,6 @@ class Listener(Generic[T]):
             # Every block goes through the canceller, muted or not: it follows the room all night.
             far = self.far_end.take(len(block), captured_at)
             cancelled = self.echo.process(block, far, self.far_end.quiet_seconds())
-            moved = self.echo.take_move()
-            if moved is not None:
-                self._moved = (self.clock() - moved - self.settings.moved_margin_seconds, self.clock())
-                self._drop_if_moved()
             if self.echo.settled:
                 detect, block = cancelled.detect, cancelled.words
                 heard = cancelled.heard
@@ -454,8 +445,6 @@ class Listener(Generic[T]):
             self._since_level = 0.0
             kept = self.collector.segmenter.utterance_seconds + self.settings.segmenter.pre_roll_seconds
             self._began_at = self.clock() - kept
-            if self._drop_if_moved():
-                return
             self._emit_unless_speaking(MicLevel(MicStatus.HEARING, level=input_level(block)))
         elif event is SegmentEvent.SILENCE_STARTED and step.audio is not None:
             self._discard_early()
@@ -498,14 +487,13 @@ class Listener(Generic[T]):
         assert host is not None  # should_score: the Host is talking
         audio = audio if audio is not None else self.collector.so_far()
         began_at = self._began_at if self._began_at is not None else now - segmenter.utterance_seconds
-        onset = now - segmenter.utterance_seconds  # where its speech began (`_began_at` keeps the pre-roll)
         rule, whole = self.settings.short_path, None
         if self._stretch_from > 0:  # the latest stretch only, with a little of the pause before it
             if rule.score_whole_too(segmenter.utterance_seconds - segmenter.silence_run, speech):
                 whole = audio  # "Stop, ... please.": the phrase whole, should the stretch not be taken
             lead = self.settings.segmenter.pre_roll_seconds
             audio = audio[-round((segmenter.utterance_seconds - self._stretch_from + lead) * self.source.sample_rate) :]
-            began_at = onset = now - (segmenter.utterance_seconds - self._stretch_from)
+            began_at = now - (segmenter.utterance_seconds - self._stretch_from)
         if self._own_voice(audio):
             self._short_asked = True  # not scored; the whole utterance is judged again when it ends
             return
@@ -516,7 +504,7 @@ class Listener(Generic[T]):
         ended_at = now - segmenter.silence_run
         alone = self._stretch_from == 0  # the stretch is the utterance so far: nothing was said before it
         self._short_future = self._ask_short_path(
-            self.short_words, views, began_at, ended_at, now, host, takes_utterance=True, alone=alone, onset=onset
+            self.short_words, views, began_at, ended_at, now, host, takes_utterance=True, alone=alone
         )
 
     def _watch_unstarted(self, seconds: float, probability: float) -> None:
@@ -539,12 +527,11 @@ class Listener(Generic[T]):
         if words is None or self._own_voice(words):
             return
         views = rule.views_of(ShortViews(words, detect), None)
-        onset = now - speech - pause
-        self._ask_short_path(self.short_words, views, now - kept, now - pause, now, host, takes_utterance=False, onset=onset)
+        self._ask_short_path(self.short_words, views, now - kept, now - pause, now, host, takes_utterance=False)
 
     def _ask_short_path(
         self, score: Scoring, views: list[tuple[Audio, Audio | None]], began_at: float, ended_at: float, now: float,
-        host: HostTalk, takes_utterance: bool, alone: bool = True, onset: float | None = None,
+        host: HostTalk, takes_utterance: bool, alone: bool = True,
     ) -> Future[ScoredWord]:  # fmt: skip
         """Score `views` with `score` on the short path's worker. A word taken goes to `on_short_word`, unless speech went on
         meanwhile ("Wait ... for the statements", "Wait" of "Thwaite's answers": the pause's number moved).
@@ -552,9 +539,7 @@ class Listener(Generic[T]):
         understanding once a word is taken (a stretch that never started an utterance has none); but a stop word
         taken on a stretch after other words (`alone` False, and not on the whole utterance scored as a phrase)
         silences the Host and leaves the utterance to the whole understanding: "... where were you at ten?" heard as
-        "Wait, wait." must not lose "Abel, ..." (a card message among its words is taken: `meant_after_stop`).
-        `onset`: where the words' speech began (`began_at` may keep a pre-roll): a word begun as the echo's delay
-        moved is never taken."""
+        "Wait, wait." must not lose "Abel, ..." (a card message among its words is taken: `meant_after_stop`)."""
         self._short_asked = True
         pause = self._pause_id
 
@@ -567,9 +552,6 @@ class Listener(Generic[T]):
             scores, word = scored.scores, scored.word
             log.debug("short words %s in %.2f s: %s", [(w.value, round(s, 2)) for w, s in scores.ranked()], scores.seconds, word)
             if word is None or self.on_short_word is None:
-                return
-            if self._begun_in_move(began_at if onset is None else onset, ended_at):
-                log.info("a short word begun as the echo's delay moved: the Host's own voice, not taken")
                 return
             with self._lock:
                 if pause != self._pause_id:
@@ -651,31 +633,6 @@ class Listener(Generic[T]):
         # From a little into the pause before the block that went on (at most the pre-roll an utterance has).
         back = min(paused, self.settings.segmenter.pre_roll_seconds) + block_seconds
         self._after_stop_from = max(0, self.collector.samples - round(back * self.source.sample_rate))
-
-    def _drop_if_moved(self) -> bool:
-        """An utterance whose speech began while the echo's delay had moved and the canceller had not yet followed
-        (`_moved`) is the Host's voice poorly cancelled, not a player: dropped (True). Asked when a move has been
-        followed, and when an utterance starts (Silero needs a little speech first: it may start after)."""
-        if self._moved is None or not self.collector.collecting or self._began_at is None:
-            return False
-        onset = self._began_at + self.settings.segmenter.pre_roll_seconds  # `_began_at` keeps the pre-roll
-        if not self._begun_in_move(onset):
-            return False
-        log.info("an utterance begun as the echo's delay moved: the Host's own voice, dropped")
-        self.collector.reset()
-        self.detector.reset()
-        self._forget_utterance()
-        self._report_idle()
-        return True
-
-    def _begun_in_move(self, onset: float, ended_at: float | None = None) -> bool:
-        """Whether speech from `onset` (to `ended_at`) began while the echo's delay had moved and the canceller had not
-        yet followed it (`_moved`): what was heard then is taken for the Host's voice, poorly cancelled."""
-        moved = self._moved
-        if moved is None:
-            return False
-        start, followed = moved
-        return start <= onset <= followed + self.settings.moved_margin_seconds and (ended_at is None or ended_at >= start)
 
     def _forget_utterance(self) -> None:
         """Nothing of the utterance goes to the whole understanding: the short path acted on its words, or they
