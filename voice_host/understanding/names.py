@@ -592,20 +592,24 @@ class NamesMatcher:
             return text, corrections
         first, following = match.group(2), match.group(4)
         lowered = first.lower()
-        name_follows = self._may_name(following)
         replacement = None
+        # (Whether a name follows is a fuzzy match: asked only once the opening could be a misheard command.)
         if (
             lowered in _ASK_SOUNDALIKES
-            and name_follows
+            and self._may_name(following)
             or lowered in _ASK_BEFORE_AN_ADDRESS
             and self._asks_after_name(text[match.start(4) :])
         ):
             replacement = "Ask"
             # "Osk, wait, where ..." -> "Ask wait, where ...": the comma belonged to the mishearing.
             text = text[: match.start(3)] + " " + text[match.end(3) :]
-        elif lowered != "confront" and name_follows and re.search(r"\bwith\b", text[match.end() :], re.I):
-            if lowered in _CONFRONT_SOUNDALIKES or fuzz.ratio(lowered, "confront") >= 75:
-                replacement = "Confront"
+        elif (
+            lowered != "confront"
+            and (lowered in _CONFRONT_SOUNDALIKES or fuzz.ratio(lowered, "confront") >= 75)
+            and re.search(r"\bwith\b", text[match.end() :], re.I)
+            and self._may_name(following)
+        ):
+            replacement = "Confront"
         if replacement is None:
             return text, corrections
         corrections.append(Correction(CorrectionKind.COMMAND, first, replacement, self.weights.misheard_opening))
