@@ -29,8 +29,10 @@ then, the early result was thrown away and the turn goes on. Reported per condit
   pause, and the reply `--idle-reply`, or nothing when its first piece was made ahead); the app makes
   the opening lines ahead (`tts.opening_lines`), so replies are timed with them made (and without, for
   comparison);
-- cut: on the paused questions (each fixture with a comma or colon inside, its pause stretched to a
-  seeded 0.3-0.7 s), how often the turn ended before the words after the pause;
+- cut on the stretched commas (each fixture with a comma or colon inside, its pause stretched to a
+  seeded 0.3-0.7 s; most are commands, "Read out E eight, ... please."), how often the turn ended before
+  the words after the pause, and for what ships which cut lines were questions and which were cut with
+  the very message the whole line means (nothing lost);
 - cut on the paused lines (`audio_fixtures/paused.py`, with `--paused`): utterances the voice itself
   says with a 0.3-0.7 s pause inside, split by whether the words before the pause are already a whole
   message (`whole`: "Thwaite, where were you … at ten o'clock?", "Next … round.") or not (`open`:
@@ -406,6 +408,36 @@ def cut_kinds(cut: Sequence[PausedLine], total: int, tracer: Tracer) -> str:
     )
 
 
+@dataclass(frozen=True)
+class StretchedCut:
+    """A stretched comma what ships cut: the line, and what was understood at the pause that ended it."""
+
+    fixture: Fixture
+    heard: Heard | None  # None: no pause ended the turn before the words came back
+
+
+def stretched_kinds(cut: Sequence[StretchedCut], lines: Sequence[Fixture], tracer: Tracer) -> str:
+    """What the stretched commas cut by what ships were (understanding as measured): questions (issue 15's
+    target counts those; most stretched lines are commands, "Read out E eight, ... please.") or other
+    messages, and how many were cut with the very card message the whole line means (nothing lost: "please"
+    only finishes it), judged on what was understood at the pause, in a fresh game."""
+    from voice_host.loop.barge_in import finishes
+
+    game = tracer.fresh_game(tracer.case)
+    questions = [c for c in cut if c.fixture.kind == "question"]
+    asked = sum(line.kind == "question" for line in lines)
+    same = [
+        c
+        for c in cut
+        if c.heard is not None and c.heard.message is not None and finishes(c.heard.message, game.preview(c.fixture.said))
+    ]
+    listed = "; ".join(f"{c.fixture.id} {c.fixture.spoken!r} heard {c.heard.transcript if c.heard else None!r}" for c in cut)
+    return (
+        f"\n{SHIPS}, understanding as measured: {len(cut)} of {len(lines)} stretched commas cut, {len(questions)} of the "
+        f"{asked} questions; cut with the very message the whole line means in {len(same)}" + (f" ({listed})" if cut else "")
+    )
+
+
 def reply_seconds(tracer: Tracer, fixture: Fixture, synth: object) -> ReplyTime | None:
     """The engine's reply to what the fixture means and piper's first sentence of it.
 
@@ -507,6 +539,8 @@ def main() -> None:
             (p.name, whole, way): [] for p in chosen for whole in (False, True) for way in UNDERSTANDING_WAYS
         }
         shipped_cuts: list[PausedLine] = []  # the paused lines what ships cut, understanding as measured
+        stretched_cuts: list[StretchedCut] = []  # the stretched commas what ships cut
+        stretched_lines: list[Fixture] = []  # every stretched comma heard
         for fixture in fixtures:
             clean = sounds.clean(fixture.id)
             _, spoken_end = speech_span(clean)
@@ -553,10 +587,13 @@ def main() -> None:
                 return np.concatenate([lead, heard.astype(np.float32), tail])
 
             trace = store.trace(f"{condition.value}|stretched|{fixture.id}", stretched_audio)
+            stretched_lines.append(fixture)
             for policy in chosen:
                 end = turn_end(trace, policy)
                 was_cut = end is None or end[0] < LEAD_SECONDS + paused.resume_at
                 cut[policy.name].append(was_cut)
+                if was_cut and policy.name == SHIPS:
+                    stretched_cuts.append(StretchedCut(fixture, trace.pauses[end[1]].heard if end is not None else None))
                 if args.verbose and was_cut:
                     print(f"  cut {condition.value} {policy.name}: {fixture.id} {fixture.spoken!r} pause {paused.pause:.2f}")
         for line in paused_set:
@@ -594,7 +631,7 @@ def main() -> None:
                 "| policy | end of speech -> end of turn p50 / p90 (instant understanding) "
                 "| first audio p50 / p90 (measured) "
                 f"| first audio p50 / p90 (idle: understanding {idle:.2f} s, reply {args.idle_reply:.2f} s) "
-                f"| pauses understood per line | paused questions cut ({args.split}) |"
+                f"| pauses understood per line | stretched commas cut ({args.split}) |"
             )
             print("|---|---|---|---|---|---|")
             for policy in chosen:
@@ -611,6 +648,7 @@ def main() -> None:
                 f"\nwhere first audio goes ({SHIPS}, measured, p50 / p90 s): "
                 + ", ".join(f"{name} {percentile(v, 50):.2f} / {percentile(v, 90):.2f}" for name, v in parts.items())
             )
+            print(stretched_kinds(stretched_cuts, stretched_lines, tracer))
         if args.paused:
             ways = " / ".join(f"{idle:.2f} s" if way == "idle" else way for way in UNDERSTANDING_WAYS)
             print(f"\n| policy | paused lines ({args.split}) cut, open first part; understanding {ways} | whole first part |")
