@@ -30,7 +30,7 @@ the matcher, the engine's classifier) -> `barge_words`.
   echo path: every utterance the listener hands on is a self-trigger; a usable message is a
   self-triggered message (target 0); a short word taken is a false stop. `--underruns N`: the echo's
   delay moves N times a minute, as through a sound server under load (the canceller's far end is still
-  what was played, so it must find the moves itself: `DelayWatch`).
+  what was played, so it must find the moves itself: `ShadowPath`, `DelayWatch`).
 
 Prints the "Barge-in" section of docs/benchmarks.md; `--scores` prints every short-path scoring to
 stderr (to shape its thresholds: tune voices only).

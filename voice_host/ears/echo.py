@@ -21,6 +21,12 @@ out 10 ms after it went in. They are trusted only once they have heard 10 s of t
 the night's first words the listener keeps the microphone shut over the Host, as without a canceller.
 While nothing has been played for a while the raw microphone is handed on unchanged, so what the table
 says to a silent Host is heard exactly as before.
+
+When the echo's delay moves (a sound server under load), `ShadowPath` (voice_host/ears/shadow_path.py), a second
+estimate of the echo, finds it within a tenth of a second or so, and the canceller is at once no longer trusted: the
+microphone is shut over the Host until speex takes the echo out again, as when `DelayWatch` finds a move, a second or
+more later, while speex's residue could pass for a player. (`follow_speex` also moves speex's far end with the echo,
+so that trust comes back sooner: not the default, docs/benchmarks.md "The echo's delay found at once".)
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from typing import Any, Protocol
 import numpy as np
 import soxr
 
+from voice_host.ears.shadow_path import ShadowPath
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 
 log = logging.getLogger(__name__)
@@ -44,6 +51,7 @@ FRAME = SAMPLE_RATE // 100  # 10 ms: WebRTC's frame, used for both cancellers
 # How much of the room speex's filter covers, from the first sample played: the echo's delay plus its
 # reverberation (a 0.3 s filter let a room with RT60 0.75 s through: docs/benchmarks.md "Barge-in").
 TAIL_SECONDS = 0.6
+MOST_FOLLOWED = SAMPLE_RATE // 10  # the echo come this much later than where speex learnt the room, at most, is followed
 GATE_DB = -25.0  # `ResidualGate`: what is left for Silero this far under the last second's loudest is dropped
 
 
@@ -380,6 +388,7 @@ class DelayWatch:
         self._far: list[Audio] = [np.zeros(self.window + self.max_lag, dtype=np.float32)]
         self._since = 0
         self.lag: int | None = None  # samples the microphone hears the far end late, once found twice alike
+        self.found = 0  # how many times the lag has been found so far
         self._candidate: int | None = None
 
     def add(self, mic: Audio, far: Audio) -> bool:
@@ -411,6 +420,7 @@ class DelayWatch:
             return False
         moved = self.lag is not None and abs(lag - self.lag) > self.moved
         self.lag = lag
+        self.found += 1
         return moved
 
 
@@ -425,8 +435,16 @@ class EchoCanceller:
         settle_seconds: float = 10.0,
         gate_db: float | None = GATE_DB,
         trusted_erle_db: float | None = 10.0,
+        follow_moves: bool = True,
+        trust_again_seconds: float = 1.0,
+        follow_speex: bool = False,
     ) -> None:
-        """`gate_db`: the `ResidualGate`'s floor in front of Silero (None: no gate)."""
+        """`gate_db`: the `ResidualGate`'s floor in front of Silero (None: no gate). `follow_moves`: a second estimate
+        of the echo (`ShadowPath`) finds a move of its delay at once and shuts the microphone over the Host (False: only
+        `DelayWatch` finds moves, about a second later). `trust_again_seconds`: after a move, the microphone is shut
+        until this much of the Host has been cancelled again (the median taking out `trusted_erle_db`). `follow_speex`:
+        speex's far end moves with a move the shadow found, so that its filter fits again without learning the room
+        anew (trust comes back sooner; a held-out night let the Host through with it, so off)."""
         if detector is None and keeper is None:  # one speex filter gives both signals
             speex = SpeexFrames(TAIL_SECONDS, suppress=True)
             detector, keeper = speex, speex.linear_output()
@@ -446,9 +464,21 @@ class EchoCanceller:
         self.trusted_erle_db = trusted_erle_db
         self._erle: deque[float] = deque(maxlen=10 * SAMPLE_RATE // FRAME)
         # When the echo's delay moves the filter is wrong at once, long before a 10 s median shows it: it
-        # is not trusted again until it takes the echo out again (median over the frames since the move).
+        # is not trusted again until it takes the echo out again (the median over the last `trust_again_seconds` of the
+        # Host since the move; half a second: speex's far end follows a move the shadow finds, so it fits again soon).
         self.delay_watch = DelayWatch()
         self._since_move: deque[float] | None = None
+        self._trust_again_frames = max(1, round(trust_again_seconds * SAMPLE_RATE / FRAME))
+        self.follow_speex = follow_speex
+        self.shadow = ShadowPath() if follow_moves else None
+        self._shadow_shifted = 0
+        self._shadow_shift_at_lag = 0  # the shadow's `shifted` when `DelayWatch` last found the lag (moved or not)
+        # The far end speex hears is delayed by as much as the echo came later than where it learnt the room
+        # (`_speex_learnt_at`, in the shadow's `shifted`), so its filter fits again at once. An echo come sooner than
+        # that it must learn again.
+        self._speex_delay = 0
+        self._speex_learnt_at = 0
+        self._far_line = np.zeros(MOST_FOLLOWED, dtype=np.float32)  # the far end just played, for the delay
         self._mic = np.zeros(0, dtype=np.float32)
         self._far = np.zeros(0, dtype=np.float32)
         self._raw: list[Audio] = [np.zeros(FRAME, dtype=np.float32)]  # the 10 ms the output lags behind
@@ -461,19 +491,29 @@ class EchoCanceller:
         self._mic = np.concatenate([self._mic, mic.astype(np.float32, copy=False)])
         self._far = np.concatenate([self._far, far.astype(np.float32, copy=False)])
         whole = len(self._mic) // FRAME * FRAME
+        if self.shadow is not None and whole:
+            self.shadow.process(self._mic[:whole], self._far[:whole])
+            self._follow_shadow()
         for at in range(0, whole, FRAME):
             near, played = self._mic[at : at + FRAME], self._far[at : at + FRAME]
             self._raw.append(near)
-            detect = self.detector.process(near, played)
+            speex_far = self._delayed(played)
+            detect = self.detector.process(near, speex_far)
             if self.gate is not None and not self.gate.passes(near, detect):
                 detect = np.zeros(FRAME, dtype=np.float32)
             self._detect.append(detect)
-            words = self.keeper.process(near, played)
+            words = self.keeper.process(near, speex_far)
             self._words.append(words)
             self._follow_erle(near, played, words)
+            lag_before, found_before = self.delay_watch.lag, self.delay_watch.found
             if self.delay_watch.add(near, played):
-                log.info("the echo's delay moved (now %d samples): learning the room again", self.delay_watch.lag)
-                self._since_move = deque(maxlen=SAMPLE_RATE // FRAME)
+                if self._shadow_followed(lag_before):
+                    log.info("the echo's delay moved (now %d samples): followed already", self.delay_watch.lag)
+                else:
+                    log.info("the echo's delay moved (now %d samples): learning the room again", self.delay_watch.lag)
+                    self._since_move = deque(maxlen=self._trust_again_frames)
+            if self.delay_watch.found != found_before and self.shadow is not None:
+                self._shadow_shift_at_lag = self.shadow.shifted
         self._mic, self._far = self._mic[whole:], self._far[whole:]
         raw, detect, words = (self._take(queue, len(mic)) for queue in (self._raw, self._detect, self._words))
         if len(far) and float(np.max(np.abs(far))) > 1e-4:
@@ -481,6 +521,35 @@ class EchoCanceller:
         if far_quiet_seconds >= self.passthrough_after_seconds:
             return Cancelled(raw, raw, far_active=False, heard=raw)
         return Cancelled(detect, words, far_active=True, heard=raw)
+
+    def _follow_shadow(self) -> None:
+        """A move the shadow found: not trusted until speex (its far end moved with the echo) cancels again."""
+        assert self.shadow is not None
+        if self.shadow.shifted != self._shadow_shifted:
+            self._shadow_shifted = self.shadow.shifted
+            log.info("the echo's delay moved %.2f s ago: followed", self.shadow.moved_samples_ago / SAMPLE_RATE)
+            self._since_move = deque(maxlen=self._trust_again_frames)
+        if not self.follow_speex:
+            return
+        later = self.shadow.shifted - self._speex_learnt_at
+        if later < 0 or later > MOST_FOLLOWED:
+            self._speex_learnt_at, later = self.shadow.shifted, 0  # it learns the room here again
+        self._speex_delay = later
+
+    def _delayed(self, played: Audio) -> Audio:
+        """`played` as speex hears it: `_speex_delay` samples later."""
+        line = np.concatenate([self._far_line, played])
+        self._far_line = line[len(played) :]
+        end = len(line) - self._speex_delay
+        return line[end - len(played) : end]
+
+    def _shadow_followed(self, lag_before: int | None) -> bool:
+        """Whether the shadow has already followed the move `DelayWatch` has just found: it moved its estimate by as
+        much (within 2 ms) since the lag was last found."""
+        shadow, lag = self.shadow, self.delay_watch.lag
+        if shadow is None or lag is None or lag_before is None:
+            return False
+        return abs((lag - lag_before) - (shadow.shifted - self._shadow_shift_at_lag)) <= SAMPLE_RATE // 500
 
     def _follow_erle(self, mic: Audio, far: Audio, words: Audio) -> None:
         if float(np.max(np.abs(far))) <= 1e-4:
@@ -509,7 +578,7 @@ class EchoCanceller:
             return False
         if self.trusted_erle_db is None:
             return True
-        if self._since_move is not None:  # the delay moved: not until a second of the Host is cancelled again
+        if self._since_move is not None:  # the delay moved: not until `trust_again_seconds` of the Host are cancelled
             return False
         measured = len(self._erle) >= SAMPLE_RATE // FRAME  # a second of the Host at least: else no evidence
         return not measured or self.erle_db >= self.trusted_erle_db
