@@ -507,7 +507,8 @@ class EchoCanceller:
             self._follow_erle(near, played, words)
             lag_before, found_before = self.delay_watch.lag, self.delay_watch.found
             if self.delay_watch.add(near, played):
-                if self._shadow_followed(lag_before):
+                # speex left alone, the move is learnt again from here, as ever: the shadow only shut the microphone sooner
+                if self.follow_speex and self._shadow_followed(lag_before):
                     log.info("the echo's delay moved (now %d samples): followed already", self.delay_watch.lag)
                 else:
                     log.info("the echo's delay moved (now %d samples): learning the room again", self.delay_watch.lag)
