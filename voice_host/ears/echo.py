@@ -465,7 +465,7 @@ class EchoCanceller:
         self._erle: deque[float] = deque(maxlen=10 * SAMPLE_RATE // FRAME)
         # When the echo's delay moves the filter is wrong at once, long before a 10 s median shows it: it
         # is not trusted again until it takes the echo out again (the median over the last `trust_again_seconds` of the
-        # Host since the move; half a second: speex's far end follows a move the shadow finds, so it fits again soon).
+        # Host since the move).
         self.delay_watch = DelayWatch()
         self._since_move: deque[float] | None = None
         self._trust_again_frames = max(1, round(trust_again_seconds * SAMPLE_RATE / FRAME))
@@ -497,7 +497,7 @@ class EchoCanceller:
         for at in range(0, whole, FRAME):
             near, played = self._mic[at : at + FRAME], self._far[at : at + FRAME]
             self._raw.append(near)
-            speex_far = self._delayed(played)
+            speex_far = self._delayed(played) if self.follow_speex else played
             detect = self.detector.process(near, speex_far)
             if self.gate is not None and not self.gate.passes(near, detect):
                 detect = np.zeros(FRAME, dtype=np.float32)
@@ -524,7 +524,8 @@ class EchoCanceller:
         return Cancelled(detect, words, far_active=True, heard=raw)
 
     def _follow_shadow(self) -> None:
-        """A move the shadow found: not trusted until speex (its far end moved with the echo) cancels again."""
+        """A move the shadow found: not trusted until speex cancels again (with `follow_speex`, its far end moved with
+        the echo)."""
         assert self.shadow is not None
         if self.shadow.shifted != self._shadow_shifted:
             self._shadow_shifted = self.shadow.shifted

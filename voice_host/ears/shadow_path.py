@@ -7,10 +7,10 @@ until then the Host's residue passes, and afterwards the microphone is shut over
 room again (seconds).
 
 The room itself did not change, only the delay. So `ShadowPath` keeps its own estimate of the room's response (Welch:
-the cross- and auto-spectra of the microphone and the far end, averaged over the last seconds of the Host), and
-checks every 10 ms whether the microphone matches that estimate better a little later or sooner (a move shows at
-once as a residual the estimate, shifted, would not leave). When it does, the response is shifted by as much, and so is what
-was learnt. `EchoCanceller` then shuts the microphone over the Host at once, until speex has learnt the room again
+the cross- and auto-spectra of the microphone and the far end, averaged over the last seconds of the Host), and checks
+every 10 ms whether the microphone matches that estimate better a little later or sooner (a move shows at once as a
+residual the estimate, shifted, would not leave). When it does, the response is shifted by as much, and so is what was
+learnt. `EchoCanceller` then shuts the microphone over the Host at once, until speex has learnt the room again
 (docs/benchmarks.md "The echo's delay found at once").
 """
 
