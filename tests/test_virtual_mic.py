@@ -417,7 +417,11 @@ def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
     path = echo_path("virtual-mic")  # room 5 (RT60 0.64 s), 46 ms, -10.7 dB
     at16k = steady_synthesizer.render(NARRATION, rate=RATE)
     scale = 10 ** (path.gain_db / 20) * active_rms(at16k) / active_rms(convolve(at16k, path.impulse))
-    fixture = next(f for f in load_manifest() if f.id == "u019")  # "Read exhibit 2.", a voice unlike the Host's
+    # "The housekeeper, why was the yard door open?" in espeak-ng's American voice, unlike the Host's: one Whisper
+    # base hears word for word alone, so words lost over the Host are the loop's doing, not the voice's. (The
+    # espeak commands, "Read exhibit 2." and the like, are misheard by the first pass even alone: "Revenge with it
+    # too.".)
+    fixture = next(f for f in load_manifest() if f.id == "u032")
     words = FixtureAudio([fixture]).clean(fixture.id)
     echo_level = active_rms(at16k) * 10 ** (path.gain_db / 20)
     player = (words * (echo_level / active_rms(words))).astype(np.float64)  # as loud as the Host's echo
@@ -464,9 +468,9 @@ def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
     assert room.player_at is not None, "the player never spoke"
     assert capture.last_block_time is not None and far_end.matched_by_time, "the far end was not matched by time"
     said = ["".join(c if c.isalnum() else " " for c in h.result.text.lower()).split() for h in heard]
-    player_words = ["read", "exhibit", "2"]
+    player_words = ["the", "housekeeper", "why", "was", "the", "yard", "door", "open"]
     # Never the Host's own voice: every utterance handed on carries the player's words (as sound: the
-    # player's words heard wrong, "even live it too", are the player's, and are judged below).
+    # player's words heard wrong are the player's, and are judged below).
     carried = [round(carries(h.audio, words), 2) for h in heard]
     host = listener.host_talk
     # When each began and ended, seconds after the Host's last talk stopped (negative: over it), and whether
@@ -478,10 +482,6 @@ def test_the_host_is_not_heard_through_an_echo_path_and_a_player_over_it_is(
     ]
     assert all(c >= 0.3 for c in carried), (said, carried, when, trusted_when_player_began, moves)
     trusted = bool(trusted_when_player_began) and trusted_when_player_began[0]
-    if said and said != [player_words]:
-        # Heard, but its words wrong: through the real loop Whisper base writes the player's "Read exhibit 2."
-        # as "revenge of it too" / "even live it too" (issue 15: words said over the Host, not met yet).
-        pytest.xfail(f"the player was heard over the Host but misheard: {said} (ERLE {echo.erle_db:.0f} dB)")
     if said != [player_words] and (moves or not trusted):
         # Through PulseAudio on a loaded machine the Host's stream underruns and the echo's delay moves
         # (several times in 30 s here), and the canceller takes little out: it is not trusted, and the
