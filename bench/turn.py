@@ -65,7 +65,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from audio_fixtures.corpus import Split  # noqa: E402
-from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_fixtures  # noqa: E402
+from audio_fixtures.fixtures import Condition, Fixture, FixtureAudio, load_fixtures, read_sample_list  # noqa: E402
 from voice_host.ears.sound import SAMPLE_RATE, Audio  # noqa: E402
 from voice_host.understanding.understand import Heard  # noqa: E402
 
@@ -460,6 +460,9 @@ def main() -> None:
     parser.add_argument("--conditions", default="clean,room")
     parser.add_argument("--split", default="test", choices=[s.value for s in Split], help="shape on tune, report test")
     parser.add_argument("--limit", type=int, default=0, help="only the first N fixtures (the paused lines are all run)")
+    parser.add_argument(
+        "--same-as", type=Path, default=None, help="only these fixtures, in this order (a sample list, bench/samples/*.txt)"
+    )
     parser.add_argument("--smart-turn", type=Path, default=None, help="smart-turn v3 ONNX file to compare")
     parser.add_argument("--cache", type=Path, default=None, help="keep room impulses and room renders in this folder")
     parser.add_argument(
@@ -494,6 +497,9 @@ def main() -> None:
 
     every = load_fixtures(Split(args.split))
     fixtures = every[: args.limit] if args.limit else every
+    if args.same_as is not None:
+        by_id = {f.id: f for f in every}
+        fixtures = [by_id[name] for name in read_sample_list(args.same_as)]
     fixtures = [] if args.paused_only else fixtures
     sounds = FixtureAudio(every, args.cache)
     impulses = RoomImpulses(args.cache)

@@ -1,0 +1,209 @@
+"""The turn as a player gets it: `python bench/live_turn.py [--lines 12] [--split test] [--seed 37]`.
+
+bench/turn.py times the listener's path in audio time; this runs the real program. It starts a private PulseAudio
+(audio_fixtures/pulse.py: a null sink, and a pipe for the microphone), runs `third-carol play --verbose` in voice mode
+in a tmux terminal, types the table's names, stops the round's opening with Esc, and then, each time the Host has been
+quiet 3 s, says a question into the microphone (a fixture of the split in a piper voice, the ones Whisper hears best,
+so that the figure is the turn's, not the recognition's). The room between them is simulated in real time: what the
+sink plays (its monitor) goes through an echo path into the microphone, as a laptop's speaker reaches its microphone.
+
+Measured for each line: from the end of its words (the last sample written into the microphone's pipe) to the Host's
+first sound at the sink's monitor, counted in samples of the room's own loop, which writes the microphone and reads
+the monitor in lock-step. So the figure holds everything a player waits through: the sound server both ways, the
+microphone's blocks, Silero, the end of turn, understanding, the reply and the speaker's buffer. A line the Host does
+not answer aloud within 8 s (taken as table talk) is counted apart. The app's own log (`--verbose`) is kept beside the
+figures for the breakdown. Needs pulseaudio, pactl, parec and tmux (Debian: pulseaudio pulseaudio-utils tmux).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from audio_fixtures.acoustics import active_rms  # noqa: E402
+from audio_fixtures.corpus import Split  # noqa: E402
+from audio_fixtures.echo import echo_path  # noqa: E402
+from audio_fixtures.fixtures import FixtureAudio, load_fixtures  # noqa: E402
+from audio_fixtures.pulse import RATE, PulseDaemon  # noqa: E402
+
+CHUNK = 320  # 20 ms: the room's step
+LOUD_RMS = 0.003  # a monitor chunk this loud is the Host sounding
+ONSET = 0.01  # the Host's first sample this loud is where its sound begins
+QUIET_BEFORE_LINE = 3.0  # seconds of the Host quiet before the next line is said
+NO_ANSWER = 8.0  # seconds without the Host's voice after a line: not answered aloud
+TALKER_RMS = 0.05  # the player's words in the microphone (the Host's echo is about -11 dB of the sink)
+
+
+@dataclass(frozen=True)
+class Line:
+    id: str
+    said: str
+    words: np.ndarray  # 16 kHz, ending at the words' last sound
+
+
+@dataclass(frozen=True)
+class Answer:
+    line: Line
+    seconds: float | None  # end of the words -> the Host's first sound (None: not answered aloud)
+
+
+def question_lines(split: Split, count: int, seed: int) -> list[Line]:
+    fixtures = [f for f in load_fixtures(split) if f.kind == "question" and f.voice.startswith("piper")]
+    random.Random(seed).shuffle(fixtures)
+    fixtures = fixtures[:count]
+    audio = FixtureAudio(fixtures)
+    lines = []
+    for fixture in fixtures:
+        words = audio.clean(fixture.id).astype(np.float64)
+        words *= TALKER_RMS / active_rms(words)
+        loud = np.flatnonzero(np.abs(words) > 0.02 * np.max(np.abs(words)))
+        lines.append(Line(fixture.id, fixture.said, words[: loud[-1] + 1]))
+    return lines
+
+
+class Room:
+    """The microphone's pipe written and the sink's monitor read in lock-step, 20 ms at a time (real time: the monitor
+    paces it), with the Host's echo in the microphone and the player's lines said when the Host has been quiet."""
+
+    def __init__(self, lines: list[Line]) -> None:
+        path = echo_path("virtual-mic")
+        impulse = np.concatenate([np.zeros(round(path.delay_seconds * RATE)), path.impulse]) * 10 ** (path.gain_db / 20)
+        self.size = 1 << (len(impulse) + CHUNK).bit_length()
+        self.response = np.fft.rfft(impulse, self.size)
+        self.pending = np.zeros(self.size)  # the echo still to come
+        self.lines = lines
+        self.answers: list[Answer] = []
+        self.samples = 0  # written = read so far
+        self.heard_host = False  # the Host has sounded at least once
+        self._quiet = 0  # samples the Host has been quiet
+        self._said = 0  # lines said so far
+        self._speaking: tuple[Line, int] | None = None  # the line being said, and how much of it is out
+        self._ended: int | None = None  # sample after the last line's words, until the Host answers
+        self.started = False  # the lines may begin (the game is in a round, the Host stopped)
+
+    @property
+    def done(self) -> bool:
+        return self._said == len(self.lines) and self._speaking is None and self._ended is None
+
+    def step(self, played: np.ndarray) -> np.ndarray:
+        """One 20 ms chunk of the monitor in, the microphone's chunk out."""
+        rms = float(np.sqrt(np.mean(np.square(played))))
+        loud = rms > LOUD_RMS
+        self.heard_host |= loud
+        self._quiet = 0 if loud else self._quiet + CHUNK
+        if self._ended is not None and loud:
+            onset = self.samples + int(np.argmax(np.abs(played) > ONSET)) if np.max(np.abs(played)) > ONSET else self.samples
+            self.answers.append(Answer(self.lines[self._said - 1], (onset - self._ended) / RATE))
+            self._ended = None
+        elif self._ended is not None and self.samples - self._ended > NO_ANSWER * RATE:
+            self.answers.append(Answer(self.lines[self._said - 1], None))
+            self._ended = None
+        echoed = np.fft.irfft(np.fft.rfft(played, self.size) * self.response, self.size)
+        self.pending[: self.size - CHUNK] += echoed[: self.size - CHUNK]
+        mic, self.pending = self.pending[:CHUNK].copy(), np.concatenate([self.pending[CHUNK:], np.zeros(CHUNK)])
+        ready = self.started and self._ended is None and self._quiet >= QUIET_BEFORE_LINE * RATE
+        if self._speaking is None and ready and self._said < len(self.lines):
+            self._speaking = (self.lines[self._said], 0)
+            self._said += 1
+        if self._speaking is not None:
+            line, out = self._speaking
+            words = line.words[out : out + CHUNK]
+            mic[: len(words)] += words
+            self._speaking = (line, out + CHUNK) if out + CHUNK < len(line.words) else None
+            if self._speaking is None:
+                self._ended = self.samples + len(words)
+        self.samples += CHUNK
+        return mic
+
+    def quiet_seconds(self) -> float:
+        return self._quiet / RATE
+
+
+def run(lines: list[Line], state: Path, log: Path | None) -> list[Answer]:
+    for tool in ("pulseaudio", "pactl", "parec", "tmux"):
+        if shutil.which(tool) is None:
+            sys.exit(f"bench/live_turn.py needs {tool} (Debian: pulseaudio pulseaudio-utils tmux)")
+    pulse = PulseDaemon(Path(tempfile.mkdtemp(prefix="live-turn-")))
+    pulse.start()
+    room = Room(lines)
+    session = f"live-turn-{int(time.time())}"
+    parec = subprocess.Popen(
+        ["parec", "--device=vsink.monitor", "--raw", "--format=s16le", f"--rate={RATE}", "--channels=1", "--latency-msec=20"],
+        env=pulse.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert parec.stdout is not None
+    play = [sys.executable, "-m", "voice_host.cli.main", "play", "--verbose", "--state-dir", str(state)]
+    try:
+        with open(pulse.fifo, "wb", buffering=0) as pipe:  # the pipe source needs its writer before the app opens it
+            env = " ".join(f"{k}={shlex.quote(v)}" for k, v in pulse.env.items() if k in ("HOME", "XDG_RUNTIME_DIR"))
+            command = f"cd {shlex.quote(str(ROOT))} && env -u PULSE_SERVER {env} {shlex.join(play)}"
+            subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "160", "-y", "48", command], check=True)
+            named_at: int | None = None  # when the names were typed
+            stopped_at: int | None = None  # when Esc stopped the round's opening
+            while not room.done:
+                data = parec.stdout.read(CHUNK * 2)
+                if len(data) < CHUNK * 2:
+                    break
+                played = np.frombuffer(data, "<i2").astype(np.float64) / 32768
+                pipe.write((np.clip(room.step(played), -1, 1) * 32767).astype("<i2").tobytes())
+                if named_at is None and room.heard_host and room.quiet_seconds() >= 2.0:  # the Host asks who is there
+                    subprocess.run(["tmux", "send-keys", "-t", session, "Ann, Ben", "Enter"], check=True)
+                    named_at = room.samples
+                elif named_at is not None and stopped_at is None and room.samples - named_at >= 10 * RATE:
+                    subprocess.run(["tmux", "send-keys", "-t", session, "Escape"], check=True)  # round 1's opening
+                    stopped_at = room.samples
+                room.started = stopped_at is not None
+    finally:
+        if log is not None:
+            shown = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True)
+            log.write_text(shown.stdout, encoding="utf-8")
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        parec.terminate()
+        parec.wait(timeout=10)
+        pulse.stop()
+    return room.answers
+
+
+def report(answers: list[Answer]) -> None:
+    timed = sorted(a.seconds for a in answers if a.seconds is not None)
+    for answer in answers:
+        shown = "not answered aloud" if answer.seconds is None else f"{answer.seconds:.2f} s"
+        print(f"{answer.line.id}  {shown:>18}  {answer.line.said}")
+    if timed:
+        p50, p90 = np.percentile(timed, 50), np.percentile(timed, 90)
+        print(f"end of words -> the Host's first sound, {len(timed)} lines answered aloud: p50 {p50:.2f} s, p90 {p90:.2f} s")
+    print(f"not answered aloud within {NO_ANSWER:.0f} s: {sum(a.seconds is None for a in answers)} of {len(answers)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--split", default="test", choices=[s.value for s in Split], help="the fixtures' split (default: test)")
+    parser.add_argument("--lines", type=int, default=12, help="questions said, one after another (default: 12)")
+    parser.add_argument("--seed", type=int, default=37, help="which questions (a seeded shuffle; default: 37)")
+    parser.add_argument(
+        "--state-dir", type=Path, default=None, help="the app's state folder, kept with its log (default: a new temporary one)"
+    )
+    parser.add_argument("--screen", type=Path, default=None, help="write the terminal's last screen here")
+    args = parser.parse_args()
+    state = args.state_dir or Path(tempfile.mkdtemp(prefix="live-turn-state-"))
+    answers = run(question_lines(Split(args.split), args.lines, args.seed), state, args.screen)
+    report(answers)
+    print(f"the app's log (--verbose, with the understanding of each line): {state / 'third-carol.log'}")
+
+
+if __name__ == "__main__":
+    main()
