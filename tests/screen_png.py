@@ -16,9 +16,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+from audio_fixtures.pulse import PulseDaemon
 from tests.terminal import Terminal, installed_command
 from tests.test_screen_voice import Microphone
-from tests.test_virtual_mic import PulseDaemon
 from voice_host.screen.shot import ansi_to_svg, svg_to_png
 
 LOADING = 240  # seconds: the speech models load on a busy machine

@@ -20,10 +20,11 @@ import numpy as np
 import pytest
 from textual.message import Message
 
+from audio_fixtures.pulse import RATE, PulseDaemon
 from engine.game import Game
 from engine.replies import PartKind
 from tests.conftest_speech import Render, speech_fixture
-from tests.test_virtual_mic import RATE, STEP, PulseDaemon
+from tests.test_virtual_mic import STEP
 from voice_host.ears.asr import Recognizer
 from voice_host.ears.audio import rescan_devices
 from voice_host.loop.casefiles import read_case_dir

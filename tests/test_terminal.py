@@ -15,10 +15,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from audio_fixtures.pulse import RATE, PulseDaemon
 from tests.conftest_speech import Render, speech_fixture
 from tests.terminal import Terminal, installed_command, needs_tmux, panel_text, words
 from tests.test_screen_voice import Microphone
-from tests.test_virtual_mic import RATE, PulseDaemon
 
 pytestmark = needs_tmux
 
