@@ -82,7 +82,7 @@ class Room:
     def __init__(self, lines: list[Line]) -> None:
         path = echo_path("virtual-mic")
         impulse = np.concatenate([np.zeros(round(path.delay_seconds * RATE)), path.impulse]) * 10 ** (path.gain_db / 20)
-        self.size = 1 << (len(impulse) + CHUNK).bit_length()
+        self.size = 1 << (len(impulse) + 2 * CHUNK).bit_length()  # room for a chunk's whole echo past the pending one
         self.response = np.fft.rfft(impulse, self.size)
         self.pending = np.zeros(self.size)  # the echo still to come
         self.lines = lines
