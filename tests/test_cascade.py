@@ -91,6 +91,14 @@ def test_the_check_pass_takes_the_decode_made_beside_the_first_pass(case: Case, 
     assert result.passes == 3
 
 
+def test_each_pass_that_applied_is_timed_in_order(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Ormerod, where were you at ten?", "Or more, where were you at ten?")
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    assert [timing.name for timing in result.timings] == [PassName.FIRST, PassName.CHECK]  # only those that applied
+    assert all(timing.seconds >= 0.0 for timing in result.timings)
+    assert result.timings_text().startswith("first ") and ", check " in result.timings_text()
+
+
 def test_a_decode_made_beside_for_other_audio_is_not_taken(case: Case, game: Game) -> None:
     def started(request: SideRequest) -> SideDecoder:
         beside = SideDecoder(ScriptedRecognizer("", "Or more, where were you at ten?"))  # type: ignore[arg-type]

@@ -152,11 +152,12 @@ def open_table_voice(
             recognised = passes.hear(audio, classifier, classifier.seats())
             heard = recognised.heard
             log.debug(
-                "heard %r, taken as %r, in %.2f s over %d passes%s",
+                "heard %r, taken as %r, in %.2f s over %d passes (%s)%s",
                 heard.transcript,
                 heard.text,
                 recognised.seconds,
                 recognised.passes,
+                recognised.timings_text(),
                 " (to confirm)" if heard.needs_confirmation else "",
             )
             return heard

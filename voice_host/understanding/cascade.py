@@ -137,6 +137,14 @@ def _cascade(biasing: Biasing) -> tuple[RecognitionPass, ...]:
 
 
 @dataclass(frozen=True)
+class PassTime:
+    """How long one pass that applied took, wall time (its decodes, scoring and understanding)."""
+
+    name: PassName
+    seconds: float
+
+
+@dataclass(frozen=True)
 class Recognised:
     """What the table meant, and every pass that ran to find it."""
 
@@ -148,6 +156,11 @@ class Recognised:
     # Processor time of the whole process while the passes ran (every thread: CTranslate2's own too).
     # On a loaded machine this, not `seconds`, says what the passes cost.
     processor_seconds: float = 0.0
+    timings: tuple[PassTime, ...] = ()  # each pass that applied, and its wall time
+
+    def timings_text(self) -> str:
+        """The passes that applied and how long each took, for a log line: "first 0.36, addressee 1.42"."""
+        return ", ".join(f"{timing.name.value} {timing.seconds:.2f}" for timing in self.timings)
 
     def _of(self, name: PassName) -> tuple[Transcript, ...]:
         return tuple(transcript for run in self.runs if run.name is name for transcript in run.transcripts)
@@ -232,9 +245,12 @@ class RecognitionPasses:
         processor_started = time.process_time()
         for early in self.ahead:
             early.start_ahead(hearing, self.ears)
+        timings: list[PassTime] = []
         for step in self.passes:
             if step.applies(hearing, self.ears):
+                step_started = time.perf_counter()
                 step.run(hearing, self.ears)
+                timings.append(PassTime(step.name, time.perf_counter() - step_started))
         return Recognised(
             hearing.current,
             tuple(hearing.runs),
@@ -242,4 +258,5 @@ class RecognitionPasses:
             hearing.unchecked,
             hearing.unchecked_seconds,
             time.process_time() - processor_started,
+            tuple(timings),
         )
