@@ -103,6 +103,7 @@ class Outcome:
     processor_seconds: float = 0.0
     passes: list[str] = field(default_factory=list)
     scored_sequences: int = 0  # decoder sequences the closed-set scorings ran (each about a short decode)
+    pass_seconds: dict[str, float] = field(default_factory=dict)  # each pass that applied: its wall time
 
 
 @dataclass(frozen=True)
@@ -180,6 +181,7 @@ class Bench:
         processor_seconds: float = 0.0,
         passes: Sequence[str] = (),
         scored_sequences: int = 0,
+        pass_seconds: dict[str, float] | None = None,
         *,
         turn: TurnText,
     ) -> Outcome:
@@ -206,6 +208,7 @@ class Bench:
             processor_seconds=processor_seconds,
             passes=list(passes),
             scored_sequences=scored_sequences,
+            pass_seconds=dict(pass_seconds or {}),
         )
 
     def host(self, fixture: Fixture, audio: Audio) -> Outcome:
@@ -223,6 +226,7 @@ class Bench:
             recognised.processor_seconds,
             passes,
             sum(scores.sequences for scores in recognised.scores),
+            {timing.name.value: round(timing.seconds, 4) for timing in recognised.timings},
             turn=heard_turn(heard),
         )
 
@@ -357,6 +361,8 @@ def report(records: list[Record]) -> str:
     group(lambda r: "other words" if r.paraphrase else "the card's words", ["the card's words", "other words"], "wording")
     if any(r.host.passes for r in records):
         out.extend(cost_table(records, splits, conditions))
+    if any(r.host.pass_seconds for r in records):
+        out.extend(pass_time_table(records, splits, conditions))
     return "\n".join(out)
 
 
@@ -388,6 +394,33 @@ def cost_table(records: list[Record], splits: Sequence[str], conditions: Sequenc
             if chosen:
                 rows.append([split, condition, *_cost_cells(chosen)])
     return [*_table(header, rows), ""]
+
+
+def pass_time_table(records: list[Record], splits: Sequence[str], conditions: Sequence[str]) -> list[str]:
+    """Where understanding's time goes: each pass, how often it applied and its wall time when it did."""
+    header = ["split", "condition", "pass", "applied", "p50 / p90 s when it did", "share of all understanding"]
+    rows = []
+    for split in splits:
+        for condition in conditions:
+            chosen = [r.host for r in records if r.split == split and r.condition == condition]
+            total = sum(o.seconds for o in chosen)
+            names = sorted(
+                {name for o in chosen for name in o.pass_seconds}, key=lambda n: -sum(o.pass_seconds.get(n, 0.0) for o in chosen)
+            )
+            for name in names:
+                times = [o.pass_seconds[name] for o in chosen if name in o.pass_seconds]
+                share = _pct(round(1000 * sum(times)), round(1000 * total)) if total else "-"
+                rows.append(
+                    [
+                        split,
+                        condition,
+                        name,
+                        _pct(len(times), len(chosen)),
+                        f"{_quantile(times, 0.5)} / {_quantile(times, 0.9)}",
+                        share,
+                    ]
+                )
+    return ["Where understanding's time goes (wall time of each pass that applied):", "", *_table(header, rows), ""]
 
 
 def compare(before: list[Record], after: list[Record]) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bench.voice import first_audio_seconds
+from bench.voice import Outcome, Record, first_audio_seconds, pass_time_table
 from voice_host.ears.turn import EndOfTurn, TurnText
 from voice_host.ears.vad import SegmenterSettings
 
@@ -27,3 +27,17 @@ def test_a_question_and_words_that_may_go_on_are_held() -> None:
 
 def test_unfinished_words_wait_for_the_segmenter_s_ceiling() -> None:
     assert first_audio_seconds(0.35, 0.05, TurnText.UNFINISHED) == pytest.approx(SegmenterSettings().silence_seconds + 0.05)
+
+
+def _outcome(seconds: float, pass_seconds: dict[str, float]) -> Outcome:
+    return Outcome([], True, False, False, None, seconds, "", "", pass_seconds=pass_seconds)
+
+
+def test_the_pass_time_table_says_how_often_each_pass_applied_and_its_share() -> None:
+    records = [
+        Record("tune", "clean", f"u{n}", "v", "piper", "question", False, "", [], outcome, None)
+        for n, outcome in enumerate([_outcome(0.4, {"first": 0.4}), _outcome(1.0, {"first": 0.4, "check": 0.6})])
+    ]
+    rows = pass_time_table(records, ["tune"], ["clean"])
+    assert "| tune | clean | first | 100.0% | 0.40 / 0.40 | 57.1% |" in rows  # 0.8 s of the 1.4 s
+    assert "| tune | clean | check | 50.0% | 0.60 / 0.60 | 42.9% |" in rows
