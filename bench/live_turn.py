@@ -11,8 +11,10 @@ Measured for each line: from the end of its words (the last sample written into 
 first sound at the sink's monitor, counted in samples of the room's own loop, which writes the microphone and reads
 the monitor in lock-step. So the figure holds everything a player waits through: the sound server both ways, the
 microphone's blocks, Silero, the end of turn, understanding, the reply and the speaker's buffer. A line the Host does
-not answer aloud within 8 s (taken as table talk) is counted apart. The app's own log (`--verbose`) is kept beside the
-figures for the breakdown. Needs pulseaudio, pactl, parec and tmux (Debian: pulseaudio pulseaudio-utils tmux).
+not answer aloud within 8 s (taken as table talk) is counted apart. A round has four questions: after them the Host
+answers "The round's questions are spent. Say next.", made ahead like a suspect's answer (the same turn). The app's
+own log (`--verbose`) is kept beside the figures for the breakdown. Needs pulseaudio, pactl, parec and tmux (Debian:
+pulseaudio pulseaudio-utils tmux).
 """
 
 from __future__ import annotations
