@@ -1,4 +1,4 @@
-"""The turn as a player gets it: `python bench/live_turn.py [--lines 12] [--split test] [--seed 37]`.
+"""The turn as a player gets it: `python bench/live_turn.py [--lines 12] [--stops 6] [--split test] [--seed 37]`.
 
 bench/turn.py times the listener's path in audio time; this runs the real program. It starts a private PulseAudio
 (audio_fixtures/pulse.py: a null sink, and a pipe for the microphone), runs `third-carol play --verbose` in voice mode
@@ -13,8 +13,13 @@ the monitor in lock-step. So the figure holds everything a player waits through:
 microphone's blocks, Silero, the end of turn, understanding, the reply and the speaker's buffer. A line the Host does
 not answer aloud within 8 s (taken as table talk) is counted apart. A round has four questions: after them the Host
 answers "The round's questions are spent. Say next.", made ahead like a suspect's answer (the same turn). The app's
-own log (`--verbose`) is kept beside the figures for the breakdown. Needs pulseaudio, pactl, parec and tmux (Debian:
-pulseaudio pulseaudio-utils tmux).
+own log (`--verbose`) is kept beside the figures for the breakdown.
+
+Then the stop trials (`--stops`): an exhibit of round 1 asked for by typing, and once the Host has read it for 2 s a stop
+word (bench/barge_in.py's, in a test voice) said over it; measured from the end of the word to the Host's last sound
+before a second of quiet (issue 15: within 0.5 s), or "read on" when it still reads 5 s later (then Esc stops it).
+
+Needs pulseaudio, pactl, parec and tmux (Debian: pulseaudio pulseaudio-utils tmux).
 """
 
 from __future__ import annotations
@@ -48,6 +53,10 @@ ONSET = 0.01  # the Host's first sample this loud is where its sound begins
 QUIET_BEFORE_LINE = 3.0  # seconds of the Host quiet before the next line is said
 NO_ANSWER = 8.0  # seconds without the Host's voice after a line: not answered aloud
 TALKER_RMS = 0.05  # the player's words in the microphone (the Host's echo is about -11 dB of the sink)
+STOP_WORDS = ("Stop.", "Wait.", "Stop!", "Hold on.", "Wait, wait.", "Stop, please.")  # bench/barge_in.py's
+HOST_BEFORE_STOP = 2.0  # seconds of the Host reading before the stop word is said
+STOPPED_QUIET = 1.0  # the Host quiet this long after a stop word: it stopped (where the quiet began)
+NOT_STOPPED = 5.0  # seconds after the stop word with the Host still reading: not stopped
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,26 @@ class Line:
 class Answer:
     line: Line
     seconds: float | None  # end of the words -> the Host's first sound (None: not answered aloud)
+
+
+@dataclass(frozen=True)
+class Stop:
+    line: Line
+    seconds: float | None  # end of the stop word -> the Host's last sound (None: it read on)
+
+
+def stop_lines(count: int, seed: int) -> list[Line]:
+    """Stop words in the test voices (as bench/barge_in.py's trials), rendered with a seed each."""
+    from audio_fixtures.voices import Renderer, voices
+
+    players, renderer, lines = voices(Split.TEST), Renderer(), []
+    for n in range(count):
+        said = STOP_WORDS[n % len(STOP_WORDS)]
+        words = renderer.render(said, players[(n + seed) % len(players)], seed=seed + n).astype(np.float64)
+        words *= TALKER_RMS / active_rms(words)
+        loud = np.flatnonzero(np.abs(words) > 0.02 * np.max(np.abs(words)))
+        lines.append(Line(f"stop-{n}", said, words[loud[0] : loud[-1] + 1]))
+    return lines
 
 
 def question_lines(split: Split, count: int, seed: int) -> list[Line]:
@@ -79,36 +108,54 @@ def question_lines(split: Split, count: int, seed: int) -> list[Line]:
 
 class Room:
     """The microphone's pipe written and the sink's monitor read in lock-step, 20 ms at a time (real time: the monitor
-    paces it), with the Host's echo in the microphone and the player's lines said when the Host has been quiet."""
+    paces it), with the Host's echo in the microphone. First the player's questions, each said when the Host has been
+    quiet; then the stop trials: an exhibit asked for by typing (`to_send`), and a stop word said over its reading."""
 
-    def __init__(self, lines: list[Line]) -> None:
+    def __init__(self, lines: list[Line], stops: list[Line]) -> None:
         path = echo_path("virtual-mic")
         impulse = np.concatenate([np.zeros(round(path.delay_seconds * RATE)), path.impulse]) * 10 ** (path.gain_db / 20)
         self.size = 1 << (len(impulse) + 2 * CHUNK).bit_length()  # room for a chunk's whole echo past the pending one
         self.response = np.fft.rfft(impulse, self.size)
         self.pending = np.zeros(self.size)  # the echo still to come
         self.lines = lines
+        self.stops = stops
         self.answers: list[Answer] = []
+        self.stopped: list[Stop] = []
         self.samples = 0  # written = read so far
         self.heard_host = False  # the Host has sounded at least once
+        self.started = False  # the lines may begin (the game is in a round, the Host stopped)
+        self.to_send: tuple[str, ...] | None = None  # tmux keys the driver should send now
         self._quiet = 0  # samples the Host has been quiet
+        self._last_loud = 0  # the Host's last sample this loud (ONSET)
         self._said = 0  # lines said so far
         self._speaking: tuple[Line, int] | None = None  # the line being said, and how much of it is out
         self._ended: int | None = None  # sample after the last line's words, until the Host answers
-        self.started = False  # the lines may begin (the game is in a round, the Host stopped)
+        self._trials = 0  # stop trials begun
+        self._reading: int | None = None  # samples of the Host heard since the exhibit was asked for
+        self._stop_ended: int | None = None  # sample after the stop word, until the Host is found stopped or not
+        self._saying_stop = False  # what is being said is a stop word
+
+    @property
+    def asking(self) -> bool:
+        """Still in the questions: one to say, being said, or awaiting its answer."""
+        saying_one = self._speaking is not None and not self._saying_stop
+        return self._said < len(self.lines) or saying_one or self._ended is not None
 
     @property
     def done(self) -> bool:
-        return self._said == len(self.lines) and self._speaking is None and self._ended is None
+        in_trial = self._reading is not None or self._speaking is not None or self._stop_ended is not None
+        return not self.asking and self._trials == len(self.stops) and not in_trial
 
     def step(self, played: np.ndarray) -> np.ndarray:
         """One 20 ms chunk of the monitor in, the microphone's chunk out."""
-        rms = float(np.sqrt(np.mean(np.square(played))))
-        loud = rms > LOUD_RMS
+        loud = float(np.sqrt(np.mean(np.square(played)))) > LOUD_RMS
         self.heard_host |= loud
         self._quiet = 0 if loud else self._quiet + CHUNK
+        sounding = np.flatnonzero(np.abs(played) > ONSET)
+        if len(sounding):
+            self._last_loud = self.samples + int(sounding[-1])
         if self._ended is not None and loud:
-            onset = self.samples + int(np.argmax(np.abs(played) > ONSET)) if np.max(np.abs(played)) > ONSET else self.samples
+            onset = self.samples + int(sounding[0]) if len(sounding) else self.samples
             self.answers.append(Answer(self.lines[self._said - 1], (onset - self._ended) / RATE))
             self._ended = None
         elif self._ended is not None and self.samples - self._ended > NO_ANSWER * RATE:
@@ -117,31 +164,57 @@ class Room:
         echoed = np.fft.irfft(np.fft.rfft(played, self.size) * self.response, self.size)
         self.pending[: self.size - CHUNK] += echoed[: self.size - CHUNK]
         mic, self.pending = self.pending[:CHUNK].copy(), np.concatenate([self.pending[CHUNK:], np.zeros(CHUNK)])
-        ready = self.started and self._ended is None and self._quiet >= QUIET_BEFORE_LINE * RATE
-        if self._speaking is None and ready and self._said < len(self.lines):
-            self._speaking = (self.lines[self._said], 0)
-            self._said += 1
+        if self.asking:
+            ready = self.started and self._ended is None and self._quiet >= QUIET_BEFORE_LINE * RATE
+            if self._speaking is None and ready and self._said < len(self.lines):
+                self._speaking = (self.lines[self._said], 0)
+                self._said += 1
+        else:
+            self._stop_trial(loud)
         if self._speaking is not None:
             line, out = self._speaking
             words = line.words[out : out + CHUNK]
             mic[: len(words)] += words
             self._speaking = (line, out + CHUNK) if out + CHUNK < len(line.words) else None
             if self._speaking is None:
-                self._ended = self.samples + len(words)
+                end = self.samples + len(words)
+                if self._saying_stop:
+                    self._stop_ended, self._saying_stop = end, False
+                else:
+                    self._ended = end
         self.samples += CHUNK
         return mic
+
+    def _stop_trial(self, loud: bool) -> None:
+        if self._stop_ended is not None:
+            if self._quiet >= STOPPED_QUIET * RATE:
+                self.stopped.append(Stop(self.stops[self._trials - 1], max(0.0, (self._last_loud - self._stop_ended) / RATE)))
+                self._stop_ended = None
+            elif self.samples - self._stop_ended > NOT_STOPPED * RATE:
+                self.stopped.append(Stop(self.stops[self._trials - 1], None))
+                self._stop_ended = None
+                self.to_send = ("Escape",)  # it reads on: stop it by hand for the next trial
+        elif self._reading is not None:
+            self._reading += CHUNK if loud else 0
+            if self._reading >= HOST_BEFORE_STOP * RATE and self._speaking is None:
+                self._speaking, self._saying_stop = (self.stops[self._trials - 1], 0), True
+                self._reading = None
+        elif self._speaking is None and self._trials < len(self.stops) and self._quiet >= QUIET_BEFORE_LINE * RATE:
+            self.to_send = (f"Read E{1 + self._trials % 4}", "Enter")  # round 1's exhibits: read again, free
+            self._trials += 1
+            self._reading = 0
 
     def quiet_seconds(self) -> float:
         return self._quiet / RATE
 
 
-def run(lines: list[Line], state: Path, log: Path | None) -> list[Answer]:
+def run(lines: list[Line], stops: list[Line], state: Path, log: Path | None) -> Room:
     for tool in ("pulseaudio", "pactl", "parec", "tmux"):
         if shutil.which(tool) is None:
             sys.exit(f"bench/live_turn.py needs {tool} (Debian: pulseaudio pulseaudio-utils tmux)")
     pulse = PulseDaemon(Path(tempfile.mkdtemp(prefix="live-turn-")))
     pulse.start()
-    room = Room(lines)
+    room = Room(lines, stops)
     session = f"live-turn-{int(time.time())}"
     parec = subprocess.Popen(
         ["parec", "--device=vsink.monitor", "--raw", "--format=s16le", f"--rate={RATE}", "--channels=1", "--latency-msec=20"],
@@ -169,6 +242,9 @@ def run(lines: list[Line], state: Path, log: Path | None) -> list[Answer]:
                     subprocess.run(["tmux", "send-keys", "-t", session, "Escape"], check=True)  # round 1's opening
                     stopped_at = room.samples
                 room.started = stopped_at is not None
+                if room.to_send is not None:
+                    subprocess.run(["tmux", "send-keys", "-t", session, *room.to_send], check=True)
+                    room.to_send = None
     finally:
         if log is not None:
             shown = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True)
@@ -177,10 +253,11 @@ def run(lines: list[Line], state: Path, log: Path | None) -> list[Answer]:
         parec.terminate()
         parec.wait(timeout=10)
         pulse.stop()
-    return room.answers
+    return room
 
 
-def report(answers: list[Answer]) -> None:
+def report(room: Room) -> None:
+    answers = room.answers
     timed = sorted(a.seconds for a in answers if a.seconds is not None)
     for answer in answers:
         shown = "not answered aloud" if answer.seconds is None else f"{answer.seconds:.2f} s"
@@ -189,6 +266,12 @@ def report(answers: list[Answer]) -> None:
         p50, p90 = np.percentile(timed, 50), np.percentile(timed, 90)
         print(f"end of words -> the Host's first sound, {len(timed)} lines answered aloud: p50 {p50:.2f} s, p90 {p90:.2f} s")
     print(f"not answered aloud within {NO_ANSWER:.0f} s: {sum(a.seconds is None for a in answers)} of {len(answers)}")
+    for stop in room.stopped:
+        shown = "read on" if stop.seconds is None else f"{stop.seconds:.2f} s"
+        print(f"{stop.line.id}  {shown:>18}  {stop.line.said} (over the Host reading an exhibit)")
+    if room.stopped:
+        within = sum(stop.seconds is not None and stop.seconds <= 0.5 for stop in room.stopped)
+        print(f"end of the stop word -> the Host's last sound: within 0.5 s in {within} of {len(room.stopped)} trials")
 
 
 def main() -> None:
@@ -197,13 +280,16 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=12, help="questions said, one after another (default: 12)")
     parser.add_argument("--seed", type=int, default=37, help="which questions (a seeded shuffle; default: 37)")
     parser.add_argument(
+        "--stops", type=int, default=6, help="stop words said over the Host reading an exhibit, after the questions (default: 6)"
+    )
+    parser.add_argument(
         "--state-dir", type=Path, default=None, help="the app's state folder, kept with its log (default: a new temporary one)"
     )
     parser.add_argument("--screen", type=Path, default=None, help="write the terminal's last screen here")
     args = parser.parse_args()
     state = args.state_dir or Path(tempfile.mkdtemp(prefix="live-turn-state-"))
-    answers = run(question_lines(Split(args.split), args.lines, args.seed), state, args.screen)
-    report(answers)
+    room = run(question_lines(Split(args.split), args.lines, args.seed), stop_lines(args.stops, args.seed), state, args.screen)
+    report(room)
     print(f"the app's log (--verbose, with the understanding of each line): {state / 'third-carol.log'}")
 
 
