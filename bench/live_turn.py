@@ -253,6 +253,7 @@ def run(lines: list[Line], stops: list[Line], state: Path, log: Path | None) -> 
         parec.terminate()
         parec.wait(timeout=10)
         pulse.stop()
+        shutil.rmtree(pulse.home, ignore_errors=True)  # its socket and pipe (the app's state folder is kept)
     return room
 
 
