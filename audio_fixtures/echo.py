@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from audio_fixtures.acoustics import ROOM_COUNT, active_rms, convolve, room, seed_of
 from voice_host.ears.sound import SAMPLE_RATE, Audio
@@ -38,6 +39,30 @@ class EchoPath:
         heard = convolve(np.concatenate([np.zeros(delay, dtype=np.float32), played]), self.impulse)[: len(played)]
         scale = active_rms(played) * 10 ** (self.gain_db / 20) / active_rms(heard)
         return (heard * scale).astype(np.float32)
+
+
+class EchoStream:
+    """An echo path applied to what plays as it plays, `chunk` samples at a time (overlap-add): the microphone's share of
+    the speaker in real time (tests/test_virtual_mic.py, bench/live_turn.py). `scale`: the echo's level, times the
+    unit-peak response."""
+
+    def __init__(self, path: EchoPath, scale: float, chunk: int) -> None:
+        self.impulse = (
+            np.concatenate([np.zeros(round(path.delay_seconds * SAMPLE_RATE)), path.impulse]).astype(np.float64) * scale
+        )
+        self.chunk = chunk
+        self.size = 1 << (len(self.impulse) + chunk).bit_length()
+        self.response = np.fft.rfft(self.impulse, self.size)
+        self.pending = np.zeros(len(self.impulse) + chunk)  # the echo still to come
+
+    def step(self, played: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """One chunk of what played in, the echo the microphone hears over the same chunk out."""
+        whole = len(self.impulse) + self.chunk - 1  # the chunk's echo, all of it
+        echoed = np.fft.irfft(np.fft.rfft(played, self.size) * self.response, self.size)
+        self.pending[:whole] += echoed[:whole]
+        heard = self.pending[: self.chunk].copy()
+        self.pending = np.concatenate([self.pending[self.chunk :], np.zeros(self.chunk)])
+        return heard
 
 
 @dataclass(frozen=True)

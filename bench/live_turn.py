@@ -43,9 +43,10 @@ if str(ROOT) not in sys.path:
 
 from audio_fixtures.acoustics import active_rms  # noqa: E402
 from audio_fixtures.corpus import Split  # noqa: E402
-from audio_fixtures.echo import echo_path  # noqa: E402
+from audio_fixtures.echo import EchoStream, echo_path  # noqa: E402
 from audio_fixtures.fixtures import FixtureAudio, load_fixtures  # noqa: E402
 from audio_fixtures.pulse import RATE, PulseDaemon  # noqa: E402
+from bench.barge_in import STOP_WORDS  # noqa: E402
 
 CHUNK = 320  # 20 ms: the room's step
 LOUD_RMS = 0.003  # a monitor chunk this loud is the Host sounding
@@ -53,7 +54,6 @@ ONSET = 0.01  # the Host's first sample this loud is where its sound begins
 QUIET_BEFORE_LINE = 3.0  # seconds of the Host quiet before the next line is said
 NO_ANSWER = 8.0  # seconds without the Host's voice after a line: not answered aloud
 TALKER_RMS = 0.05  # the player's words in the microphone (the Host's echo is about -11 dB of the sink)
-STOP_WORDS = ("Stop.", "Wait.", "Stop!", "Hold on.", "Wait, wait.", "Stop, please.")  # bench/barge_in.py's
 HOST_BEFORE_STOP = 2.0  # seconds of the Host reading before the stop word is said
 STOPPED_QUIET = 1.0  # the Host quiet this long after a stop word: it stopped (where the quiet began)
 NOT_STOPPED = 5.0  # seconds after the stop word with the Host still reading: not stopped
@@ -113,10 +113,7 @@ class Room:
 
     def __init__(self, lines: list[Line], stops: list[Line]) -> None:
         path = echo_path("virtual-mic")
-        impulse = np.concatenate([np.zeros(round(path.delay_seconds * RATE)), path.impulse]) * 10 ** (path.gain_db / 20)
-        self.size = 1 << (len(impulse) + 2 * CHUNK).bit_length()  # room for a chunk's whole echo past the pending one
-        self.response = np.fft.rfft(impulse, self.size)
-        self.pending = np.zeros(self.size)  # the echo still to come
+        self.echo = EchoStream(path, 10 ** (path.gain_db / 20), CHUNK)
         self.lines = lines
         self.stops = stops
         self.answers: list[Answer] = []
@@ -161,9 +158,7 @@ class Room:
         elif self._ended is not None and self.samples - self._ended > NO_ANSWER * RATE:
             self.answers.append(Answer(self.lines[self._said - 1], None))
             self._ended = None
-        echoed = np.fft.irfft(np.fft.rfft(played, self.size) * self.response, self.size)
-        self.pending[: self.size - CHUNK] += echoed[: self.size - CHUNK]
-        mic, self.pending = self.pending[:CHUNK].copy(), np.concatenate([self.pending[CHUNK:], np.zeros(CHUNK)])
+        mic = self.echo.step(played)
         if self.asking:
             ready = self.started and self._ended is None and self._quiet >= QUIET_BEFORE_LINE * RATE
             if self._speaking is None and ready and self._said < len(self.lines):

@@ -253,3 +253,15 @@ def test_echo_coherence_tells_the_host_s_voice_let_through_from_a_player_s() -> 
     assert echo_coherence((player + 0.1 * echo)[extra:].astype(np.float32), played) < 0.05  # a player over what a canceller left
     assert echo_coherence(echo[extra:], np.zeros_like(played)) == 0.0  # the Host was silent
     assert echo_coherence(echo[-500:], played[-800:]) == 0.0  # too short to tell (two frames at least)
+
+
+def test_the_echo_stream_chunk_by_chunk_is_the_whole_convolution() -> None:
+    from audio_fixtures.echo import EchoStream, echo_path
+
+    path = echo_path("virtual-mic")
+    stream = EchoStream(path, scale=0.5, chunk=320)
+    played = np.random.default_rng(3).standard_normal(320 * 200)  # longer than the room's response: the tails overlap
+    heard = np.concatenate([stream.step(played[at : at + 320]) for at in range(0, len(played), 320)])
+    whole = np.convolve(played, stream.impulse)[: len(played)]
+    assert np.allclose(heard, whole, atol=1e-9)
+    assert stream.impulse[: round(path.delay_seconds * SAMPLE_RATE)].tolist() == [0.0] * round(path.delay_seconds * SAMPLE_RATE)

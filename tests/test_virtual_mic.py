@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from audio_fixtures.echo import EchoPath
+from audio_fixtures.echo import EchoPath, EchoStream
 from audio_fixtures.pulse import PulseDaemon
 from tests.conftest_speech import Render, speech_fixture
 from voice_host.ears.asr import Recognizer, Transcript
@@ -257,7 +257,7 @@ class EchoRoom(threading.Thread):
     def __init__(self, pulse: PulseDaemon, path: EchoPath, scale: float, player: np.ndarray, player_after: float) -> None:
         super().__init__(name="echo-room", daemon=True)
         self.pulse = pulse
-        self.impulse = np.concatenate([np.zeros(round(path.delay_seconds * RATE)), path.impulse]).astype(np.float64) * scale
+        self.echo = EchoStream(path, scale, self.CHUNK)
         self.player = player
         self.player_after = round(player_after * RATE)
         self.opened = threading.Event()
@@ -267,15 +267,12 @@ class EchoRoom(threading.Thread):
         self.written = 0
 
     def run(self) -> None:
-        size = 1 << (len(self.impulse) + self.CHUNK).bit_length()
-        response = np.fft.rfft(self.impulse, size)  # the echo path, applied chunk by chunk (overlap-add)
         parec = subprocess.Popen(
             ["parec", "--device=vsink.monitor", "--raw", "--format=s16le", f"--rate={RATE}", "--channels=1",
              "--latency-msec=20"],
             env=self.pulse.env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         assert parec.stdout is not None
-        pending = np.zeros(len(self.impulse) + self.CHUNK)  # the echo still to come
         try:
             with open(self.pulse.fifo, "wb", buffering=0) as pipe:
                 self.opened.set()
@@ -284,9 +281,7 @@ class EchoRoom(threading.Thread):
                     if len(data) < self.CHUNK * 2:
                         return
                     played = np.frombuffer(data, "<i2").astype(np.float64) / 32768
-                    echoed = np.fft.irfft(np.fft.rfft(played, size) * response, size)
-                    pending[: len(self.impulse) + self.CHUNK - 1] += echoed[: len(self.impulse) + self.CHUNK - 1]
-                    mic, pending = pending[: self.CHUNK].copy(), np.concatenate([pending[self.CHUNK :], np.zeros(self.CHUNK)])
+                    mic = self.echo.step(played)
                     sounding = int(np.count_nonzero(np.abs(played) > 1e-4))
                     self.host_samples += sounding
                     if self.player_at is None and self.host_samples >= self.player_after:
