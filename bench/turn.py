@@ -14,7 +14,8 @@ listener (a run still going when speech resumes holds the worker; one still queu
   `shaped, questions at once, from 0.1 s`: a question answered after the short pause (faster, and it
   cuts "Martha, where were you … at ten o'clock?"); `shaped, questions 0.6 s`: a shorter question wait;
   `shaped, every question held, from 0.1 s`: before a question ending on where or when it asks about
-  ("... in the library?") was answered after the short pause;
+  ("... in the library?") was answered after the short pause; `shaped, lone commands held, from 0.1 s`:
+  before a lone "Next.", "Pass.", "Lies.", "Save." or "Statements." was held like a yes (session 38);
 - with --smart-turn: `text + smart-turn` (a complete text waits 0.6 s when smart-turn hears an
   unfinished voice), `text or smart-turn`, `smart-turn alone`.
 
@@ -316,7 +317,7 @@ SHIPS = "shaped, from 0.1 s"  # the policy the app uses (its parts of first audi
 def policies(with_smart: bool) -> list[Policy]:
     from engine.messages import MessageKind
     from voice_host.ears.turn import EndOfTurn, TurnText
-    from voice_host.understanding.complete import heard_complete, heard_turn
+    from voice_host.understanding.complete import FINISHED_BY_MORE_WORDS, SHORT_WORDS, heard_complete, heard_turn
 
     turn = EndOfTurn()
 
@@ -342,6 +343,20 @@ def policies(with_smart: bool) -> list[Policy]:
         # you … at ten o'clock?").
         grade = heard_turn(pause.heard)
         return turn.wait_seconds(TurnText.WHOLE if grade is TurnText.QUESTION else grade)
+
+    def lone_commands_held(pause: PauseResult) -> float | None:
+        # Before session 38 a lone command that words after a pause can only finish ("Next … round, please.")
+        # was held like a yes.
+        grade = heard_turn(pause.heard)
+        message = pause.heard.message
+        if (
+            grade is TurnText.WHOLE
+            and message is not None
+            and message.command in FINISHED_BY_MORE_WORDS
+            and len(pause.heard.text.split()) <= SHORT_WORDS
+        ):
+            grade = TurnText.MAY_GO_ON
+        return turn.wait_seconds(grade)
 
     questions_sooner = replace(turn, question_seconds=0.6)
 
@@ -372,6 +387,7 @@ def policies(with_smart: bool) -> list[Policy]:
         Policy(SHIPS, shaped, gap=0.1),
         Policy("shaped, questions at once, from 0.1 s", questions_at_once, gap=0.1),
         Policy("shaped, questions 0.6 s, from 0.1 s", questions_sooner_wait, gap=0.1),
+        Policy("shaped, lone commands held, from 0.1 s", lone_commands_held, gap=0.1),
     ]
     if with_smart:
         chosen += [

@@ -94,6 +94,14 @@ def game() -> Game:
         "Confront Keld with E7.",
         "Read E4.",
         "Answers Keld.",
+        # Lone commands that words after a pause can only finish ("Next ... round, please."): over the Host's
+        # answer the barge-in takes those words as the same message.
+        "Next.",
+        "Next,",
+        "Lies.",
+        "Pass.",
+        "Save.",
+        "Statements.",
         "Save.",
         "Keld did it.",
         "Abel, where were you?",
@@ -164,8 +172,8 @@ def test_heard_uses_whispers_punctuation_and_the_repaired_words(game: Game) -> N
 @pytest.mark.parametrize(
     "said",
     [
-        "Next.",  # "Next ... round, please."
-        "Lies.",
+        "Yes.",
+        "Give up.",  # it ends the night: held like a yes
         "Wait.",  # "Thwaite, ... how did you get mud on your shoes?"
         "Reverend Culp.",  # "Reverend Keld, ... what time did you go up to bed?"
         "Mrs. Blamire.",
@@ -185,6 +193,14 @@ def test_whole_messages_that_often_start_a_longer_turn_may_go_on(game: Game, sai
     [
         "Read E4.",
         "Answers Keld.",
+        # Lone commands that words after a pause can only finish ("Next ... round, please."): over the Host's
+        # answer the barge-in takes those words as the same message.
+        "Next.",
+        "Next,",
+        "Lies.",
+        "Pass.",
+        "Save.",
+        "Statements.",
         "Confront Keld with E7.",
         "We accuse Francis Keld with E6, E8 and E15.",
         "How many questions do we have left?",  # a request to the Host
@@ -203,7 +219,11 @@ def test_heard_turn_grades_the_words(game: Game) -> None:
     # ... but one that already ends on where or when it asks about has said it
     assert heard_turn(understander.understand("Martha, what were you doing in the library?", game)) is TurnText.WHOLE
     assert heard_turn(understander.understand("Martha, where were you at 10?", game)) is TurnText.WHOLE
-    assert heard_turn(understander.understand("Next.", game)) is TurnText.MAY_GO_ON
+    assert heard_turn(understander.understand("Next.", game)) is TurnText.WHOLE  # "... round, please." only finishes it
+    assert heard_turn(understander.understand("Yes.", game)) is TurnText.MAY_GO_ON
+    assert heard_turn(understander.understand("Next, next,", game)) is TurnText.WHOLE  # said twice, still as written
+    # A lone command made by a repair ("Same." -> save) may be other words heard wrong: held.
+    assert heard_turn(understander.understand("Same.", game)) is TurnText.MAY_GO_ON
     assert heard_turn(understander.understand("Abel,", game)) is TurnText.UNFINISHED
     assert heard_turn(understander.understand("", game)) is TurnText.UNFINISHED
 

@@ -16,6 +16,7 @@ import re
 
 from engine.messages import Command, Message, MessageKind
 from voice_host.ears.turn import TurnText
+from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.understand import Heard
 
 # Whisper writes a pause that is not the end as a comma, a dash or an ellipsis.
@@ -80,22 +81,36 @@ def heard_complete(heard: Heard) -> bool:
     return message_complete(heard.transcript, heard.message) and not trails_off(heard.text)
 
 
-#: Few enough words that a whole message of them is often the start of a longer turn: a lone command
-#: ("Next … round, please.", "Lies … please."), a name heard as something else before its question's
-#: pause ("Thwaite," -> "Wait.", "Reverend Keld," -> "Reverend Culp.", "Mrs Ruddock," -> "Mrs. Blamire.").
+#: Few enough words that a whole message of them is often the start of a longer turn: a lone yes or no, a
+#: name heard as something else before its question's pause ("Thwaite," -> "Wait.", "Reverend Keld," ->
+#: "Reverend Culp.", "Mrs Ruddock," -> "Mrs. Blamire.").
 SHORT_WORDS = 2
 #: Anything else this short that the Host cannot act on may be a name heard wrong ("Mr Ormerod," ->
 #: "Mr. Blamire, Mr. Blamire.").
 SHORT_OTHER_WORDS = 4
+#: Lone commands that words after a pause can only finish ("Next … round, please.", "Lies … please.", "Pass …
+#: for now."): said over the Host's answer, those words are taken as the same message (voice_host/loop/barge_in.py
+#: `finishes`), so these are answered after the short pause rather than held, when Whisper wrote the command
+#: itself. Not yes or no ("Wait." is "Thwaite," heard wrong before its question), nor give up, which ends the night.
+FINISHED_BY_MORE_WORDS = frozenset({Command.NEXT, Command.PASS, Command.STATEMENTS, Command.LIES, Command.SAVE})
+#: Repairs that leave the words as Whisper wrote them: "Next, next," is the card's next said twice.
+_AS_WRITTEN = frozenset({CorrectionKind.REPEAT})
 
 
-def may_go_on(text: str, message: Message) -> bool:
-    """A whole message that is often only the start of a longer turn (shaped on the tune paused lines)."""
+def may_go_on(text: str, message: Message, repaired: bool = False) -> bool:
+    """A whole message that is often only the start of a longer turn (shaped on the tune paused lines).
+
+    `repaired`: the message was made by repairing what Whisper wrote ("Same." -> save, or a pass's closed set).
+    """
     words = len(text.split())
     if message.kind is MessageKind.ACCUSATION and not message.exhibits:
         return True  # "We accuse Joel Blamire: … exhibits four, six and ten."
     if message.kind in _ARGUMENT_FOUND and (message.exhibits or message.suspect is not None):
         return False  # "Read E4.", "Answers Keld.", "Confront Keld with E7."
+    if message.kind is MessageKind.COMMAND and message.command in FINISHED_BY_MORE_WORDS and not repaired:
+        # "Next.": what may follow only finishes it. A repaired one may be other words heard wrong (tune, the
+        # room: "Next … round, please." heard "Slips.", which a pass took for lies), so it is held.
+        return False
     if message.kind is MessageKind.TABLE_TALK:
         # Table talk is held whatever its length: it is often a misheard start ("Confront Reverend Keld
         # with" -> "Conflict, where the vent can't win.", "We accuse Joel Blamire:" -> "We let you use Joel
@@ -142,4 +157,5 @@ def heard_turn(heard: Heard) -> TurnText:
         # on where or when it asks about ("..., what were you doing in the library?"): the voice
         # signals tried (smart-turn, the pitch at the end) did not tell the two apart on tune.
         return TurnText.WHOLE if ends_on_setting(heard.text) else TurnText.QUESTION
-    return TurnText.MAY_GO_ON if may_go_on(heard.text, heard.message) else TurnText.WHOLE
+    repaired = any(correction.kind not in _AS_WRITTEN for correction in heard.corrections)
+    return TurnText.MAY_GO_ON if may_go_on(heard.text, heard.message, repaired) else TurnText.WHOLE
