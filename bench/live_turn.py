@@ -78,6 +78,15 @@ class Stop:
     seconds: float | None  # end of the stop word -> the Host's last sound (None: it read on)
 
 
+def said_into_mic(audio: np.ndarray, from_first_sound: bool = False) -> np.ndarray:
+    """A render as the player says it into the microphone: at the talker's level, ending at its last sound (where
+    a line's figure starts), and for a stop word also starting at its first (said 2 s into the Host's reading)."""
+    words = audio.astype(np.float64)
+    words *= TALKER_RMS / active_rms(words)
+    loud = np.flatnonzero(np.abs(words) > 0.02 * np.max(np.abs(words)))
+    return words[loud[0] if from_first_sound else 0 : loud[-1] + 1]
+
+
 def stop_lines(count: int, seed: int) -> list[Line]:
     """Stop words in the test voices (as bench/barge_in.py's trials), rendered with a seed each."""
     from audio_fixtures.voices import Renderer, voices
@@ -85,10 +94,8 @@ def stop_lines(count: int, seed: int) -> list[Line]:
     players, renderer, lines = voices(Split.TEST), Renderer(), []
     for n in range(count):
         said = STOP_WORDS[n % len(STOP_WORDS)]
-        words = renderer.render(said, players[(n + seed) % len(players)], seed=seed + n).astype(np.float64)
-        words *= TALKER_RMS / active_rms(words)
-        loud = np.flatnonzero(np.abs(words) > 0.02 * np.max(np.abs(words)))
-        lines.append(Line(f"stop-{n}", said, words[loud[0] : loud[-1] + 1]))
+        words = renderer.render(said, players[(n + seed) % len(players)], seed=seed + n)
+        lines.append(Line(f"stop-{n}", said, said_into_mic(words, from_first_sound=True)))
     return lines
 
 
@@ -97,13 +104,7 @@ def question_lines(split: Split, count: int, seed: int) -> list[Line]:
     random.Random(seed).shuffle(fixtures)
     fixtures = fixtures[:count]
     audio = FixtureAudio(fixtures)
-    lines = []
-    for fixture in fixtures:
-        words = audio.clean(fixture.id).astype(np.float64)
-        words *= TALKER_RMS / active_rms(words)
-        loud = np.flatnonzero(np.abs(words) > 0.02 * np.max(np.abs(words)))
-        lines.append(Line(fixture.id, fixture.said, words[: loud[-1] + 1]))
-    return lines
+    return [Line(fixture.id, fixture.said, said_into_mic(audio.clean(fixture.id))) for fixture in fixtures]
 
 
 class Room:
