@@ -18,6 +18,8 @@ own log (`--verbose`) is kept beside the figures for the breakdown.
 Then the stop trials (`--stops`): an exhibit of round 1 asked for by typing, and once the Host has read it for 2 s a stop
 word (bench/barge_in.py's, in a test voice) said over it; measured from the end of the word to the Host's last sound
 before a second of quiet (issue 15: within 0.5 s), or "read on" when it still reads 5 s later (then Esc stops it).
+Each trial is looked up in the app's log: a stop word said while the microphone was shut over the Host, from a move of
+the echo's delay until the canceller takes the echo out again (voice_host/ears/echo.py's log lines), is marked so.
 
 Needs pulseaudio, pactl, parec and tmux (Debian: pulseaudio pulseaudio-utils tmux).
 """
@@ -25,6 +27,7 @@ Needs pulseaudio, pactl, parec and tmux (Debian: pulseaudio pulseaudio-utils tmu
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import shlex
 import shutil
@@ -33,6 +36,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +80,34 @@ class Answer:
 class Stop:
     line: Line
     seconds: float | None  # end of the stop word -> the Host's last sound (None: it read on)
+    ended_at: float = 0.0  # wall clock (time.time) at the end of the stop word, to find it in the app's log
+
+
+#: The app's log lines (voice_host/ears/echo.py) when the echo's delay moves and the microphone is shut over the Host,
+#: and when the canceller takes the echo out again and it opens.
+MOVED = ("the echo's delay moved",)
+TRUSTED_AGAIN = "the echo is taken out again since it moved"
+
+
+def shut_spans(log: str) -> list[tuple[float, float]]:
+    """The spans (wall clock) in which the app's log says the microphone was shut over the Host after a move of the
+    echo's delay: from the first line of a move to the next "taken out again" (to the log's end if none came)."""
+    spans: list[tuple[float, float]] = []
+    began: float | None = None
+    last = 0.0
+    for row in log.splitlines():
+        try:
+            last = datetime.strptime(row[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+        except ValueError:
+            continue
+        if any(mark in row for mark in MOVED) and began is None:
+            began = last
+        elif TRUSTED_AGAIN in row and began is not None:
+            spans.append((began, last))
+            began = None
+    if began is not None:
+        spans.append((began, math.inf))
+    return spans
 
 
 def said_into_mic(audio: np.ndarray, from_first_sound: bool = False) -> np.ndarray:
@@ -132,6 +164,7 @@ class Room:
         self._reading: int | None = None  # samples of the Host heard since the exhibit was asked for
         self._stop_ended: int | None = None  # sample after the stop word, until the Host is found stopped or not
         self._saying_stop = False  # what is being said is a stop word
+        self._stop_ended_at = 0.0  # wall clock at the end of the stop word
 
     @property
     def asking(self) -> bool:
@@ -175,7 +208,7 @@ class Room:
             if self._speaking is None:
                 end = self.samples + len(words)
                 if self._saying_stop:
-                    self._stop_ended, self._saying_stop = end, False
+                    self._stop_ended, self._saying_stop, self._stop_ended_at = end, False, time.time()
                 else:
                     self._ended = end
         self.samples += CHUNK
@@ -184,10 +217,11 @@ class Room:
     def _stop_trial(self, loud: bool) -> None:
         if self._stop_ended is not None:
             if self._quiet >= STOPPED_QUIET * RATE:
-                self.stopped.append(Stop(self.stops[self._trials - 1], max(0.0, (self._last_loud - self._stop_ended) / RATE)))
+                seconds = max(0.0, (self._last_loud - self._stop_ended) / RATE)
+                self.stopped.append(Stop(self.stops[self._trials - 1], seconds, self._stop_ended_at))
                 self._stop_ended = None
             elif self.samples - self._stop_ended > NOT_STOPPED * RATE:
-                self.stopped.append(Stop(self.stops[self._trials - 1], None))
+                self.stopped.append(Stop(self.stops[self._trials - 1], None, self._stop_ended_at))
                 self._stop_ended = None
                 self.to_send = ("Escape",)  # it reads on: stop it by hand for the next trial
         elif self._reading is not None:
@@ -253,7 +287,7 @@ def run(lines: list[Line], stops: list[Line], state: Path, log: Path | None) -> 
     return room
 
 
-def report(room: Room) -> None:
+def report(room: Room, log: str = "") -> None:
     answers = room.answers
     timed = sorted(a.seconds for a in answers if a.seconds is not None)
     for answer in answers:
@@ -263,12 +297,24 @@ def report(room: Room) -> None:
         p50, p90 = np.percentile(timed, 50), np.percentile(timed, 90)
         print(f"end of words -> the Host's first sound, {len(timed)} lines answered aloud: p50 {p50:.2f} s, p90 {p90:.2f} s")
     print(f"not answered aloud within {NO_ANSWER:.0f} s: {sum(a.seconds is None for a in answers)} of {len(answers)}")
+    spans = shut_spans(log)
+
+    def shut(stop: Stop) -> bool:
+        return any(began <= stop.ended_at <= ended for began, ended in spans)
+
     for stop in room.stopped:
         shown = "read on" if stop.seconds is None else f"{stop.seconds:.2f} s"
-        print(f"{stop.line.id}  {shown:>18}  {stop.line.said} (over the Host reading an exhibit)")
+        note = ", the microphone shut after a move of the echo's delay" if shut(stop) else ""
+        print(f"{stop.line.id}  {shown:>18}  {stop.line.said} (over the Host reading an exhibit{note})")
     if room.stopped:
         within = sum(stop.seconds is not None and stop.seconds <= 0.5 for stop in room.stopped)
         print(f"end of the stop word -> the Host's last sound: within 0.5 s in {within} of {len(room.stopped)} trials")
+        missed = [stop for stop in room.stopped if stop.seconds is None or stop.seconds > 0.5]
+        print(
+            f"of the {len(missed)} others, said while the microphone was shut after a move of the echo's delay: "
+            f"{sum(shut(stop) for stop in missed)}; moves in the app's log: {len(spans)}, shut "
+            f"{sum(min(ended, time.time()) - began for began, ended in spans):.0f} s in all"
+        )
 
 
 def main() -> None:
@@ -286,8 +332,9 @@ def main() -> None:
     args = parser.parse_args()
     state = args.state_dir or Path(tempfile.mkdtemp(prefix="live-turn-state-"))
     room = run(question_lines(Split(args.split), args.lines, args.seed), stop_lines(args.stops, args.seed), state, args.screen)
-    report(room)
-    print(f"the app's log (--verbose, with the understanding of each line): {state / 'third-carol.log'}")
+    app_log = state / "third-carol.log"
+    report(room, app_log.read_text(encoding="utf-8", errors="replace") if app_log.exists() else "")
+    print(f"the app's log (--verbose, with the understanding of each line): {app_log}")
 
 
 if __name__ == "__main__":
