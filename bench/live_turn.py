@@ -18,8 +18,9 @@ own log (`--verbose`) is kept beside the figures for the breakdown.
 Then the stop trials (`--stops`): an exhibit of round 1 asked for by typing, and once the Host has read it for 2 s a stop
 word (bench/barge_in.py's, in a test voice) said over it; measured from the end of the word to the Host's last sound
 before a second of quiet (issue 15: within 0.5 s), or "read on" when it still reads 5 s later (then Esc stops it).
-Each trial is looked up in the app's log: a stop word said while the microphone was shut over the Host, from a move of
-the echo's delay until the canceller takes the echo out again (voice_host/ears/echo.py's log lines), is marked so.
+Each trial is looked up in the app's log: a stop word said while the microphone was shut over the Host (the listener
+logs when the echo canceller comes to be trusted with it and when it no longer is: after a move of the echo's delay,
+until the echo is taken out again) is marked so.
 
 Needs pulseaudio, pactl, parec and tmux (Debian: pulseaudio pulseaudio-utils tmux).
 """
@@ -51,6 +52,7 @@ from audio_fixtures.echo import EchoStream, echo_path  # noqa: E402
 from audio_fixtures.fixtures import FixtureAudio, load_fixtures  # noqa: E402
 from audio_fixtures.pulse import RATE, PulseDaemon  # noqa: E402
 from bench.barge_in import STOP_WORDS  # noqa: E402
+from voice_host.loop.listener import ECHO_NOT_TRUSTED, ECHO_TRUSTED  # noqa: E402
 
 CHUNK = 320  # 20 ms: the room's step
 LOUD_RMS = 0.003  # a monitor chunk this loud is the Host sounding
@@ -83,28 +85,27 @@ class Stop:
     ended_at: float = 0.0  # wall clock (time.time) at the end of the stop word, to find it in the app's log
 
 
-#: The app's log lines (voice_host/ears/echo.py) when the echo's delay moves and the microphone is shut over the Host,
-#: and when the canceller takes the echo out again and it opens.
-MOVED = ("the echo's delay moved",)
-TRUSTED_AGAIN = "the echo is taken out again since it moved"
+MOVED = "the echo's delay moved"  # voice_host/ears/echo.py's log line for a move of the echo's delay
 
 
 def shut_spans(log: str) -> list[tuple[float, float]]:
-    """The spans (wall clock) in which the app's log says the microphone was shut over the Host after a move of the
-    echo's delay: from the first line of a move to the next "taken out again" (to the log's end if none came)."""
+    """The spans (wall clock) in which the app's log says the microphone was shut over the Host (the listener's
+    `ECHO_NOT_TRUSTED` to its `ECHO_TRUSTED`; to the log's end if it never opened again), once it had been open."""
     spans: list[tuple[float, float]] = []
     began: float | None = None
-    last = 0.0
+    opened = False
     for row in log.splitlines():
         try:
-            last = datetime.strptime(row[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+            at = datetime.strptime(row[:23], "%Y-%m-%d %H:%M:%S,%f").timestamp()
         except ValueError:
             continue
-        if any(mark in row for mark in MOVED) and began is None:
-            began = last
-        elif TRUSTED_AGAIN in row and began is not None:
-            spans.append((began, last))
-            began = None
+        if ECHO_NOT_TRUSTED in row and opened and began is None:
+            began = at
+        elif ECHO_TRUSTED in row:
+            opened = True
+            if began is not None:
+                spans.append((began, at))
+                began = None
     if began is not None:
         spans.append((began, math.inf))
     return spans
@@ -304,16 +305,17 @@ def report(room: Room, log: str = "") -> None:
 
     for stop in room.stopped:
         shown = "read on" if stop.seconds is None else f"{stop.seconds:.2f} s"
-        note = ", the microphone shut after a move of the echo's delay" if shut(stop) else ""
+        note = ", the microphone shut over the Host" if shut(stop) else ""
         print(f"{stop.line.id}  {shown:>18}  {stop.line.said} (over the Host reading an exhibit{note})")
     if room.stopped:
         within = sum(stop.seconds is not None and stop.seconds <= 0.5 for stop in room.stopped)
         print(f"end of the stop word -> the Host's last sound: within 0.5 s in {within} of {len(room.stopped)} trials")
         missed = [stop for stop in room.stopped if stop.seconds is None or stop.seconds > 0.5]
         print(
-            f"of the {len(missed)} others, said while the microphone was shut after a move of the echo's delay: "
-            f"{sum(shut(stop) for stop in missed)}; moves in the app's log: {len(spans)}, shut "
-            f"{sum(min(ended, time.time()) - began for began, ended in spans):.0f} s in all"
+            f"of the {len(missed)} others, said while the microphone was shut over the Host (the echo not taken out): "
+            f"{sum(shut(stop) for stop in missed)}; shut {len(spans)} times after it had opened, "
+            f"{sum(min(ended, time.time()) - began for began, ended in spans):.0f} s in all; "
+            f"moves of the echo's delay in the app's log: {sum(MOVED in row for row in log.splitlines())}"
         )
 
 

@@ -22,7 +22,7 @@ from voice_host.ears.turn import EndOfTurn, TurnText
 from voice_host.ears.vad import SegmenterSettings
 from voice_host.loop.barge_in import ShortPath
 from voice_host.loop.events import MicLevel, MicStatus
-from voice_host.loop.listener import InlineExecutor, Listener, ListenerSettings, ShortHeard, Utterance
+from voice_host.loop.listener import ECHO_TRUSTED, InlineExecutor, Listener, ListenerSettings, ShortHeard, Utterance
 from voice_host.mouth.host_voice import HostVoice
 from voice_host.mouth.tts import SpeechLine, SpokenSentence
 
@@ -885,6 +885,16 @@ def test_until_the_canceller_has_heard_enough_of_the_host_the_microphone_is_shut
     player = [(b + (0.5 if 10 <= i < 16 else 0.0)).astype(np.float32) for i, b in enumerate(more)]
     feed_with_far_end(h, far_end, clock, player, more)
     assert len(h.utterances) == 1  # said once it had settled: heard
+
+
+def test_the_log_says_when_the_microphone_opens_over_the_host(caplog: pytest.LogCaptureFixture) -> None:
+    h, far_end, clock = echo_harness(settle_seconds=1.0)
+    h.listener.begin_speaking()
+    with caplog.at_level(logging.INFO, logger="voice_host.loop.listener"):
+        host = speech(0.3, 60)  # 3 s of the Host: the canceller settles after the first
+        feed_with_far_end(h, far_end, clock, [b.astype(np.float32) for b in host], host)
+    # Shut from the start (the canceller learning), so only the opening is news; bench/live_turn.py reads it.
+    assert [r.getMessage() for r in caplog.records if "the echo is" in r.getMessage()] == [ECHO_TRUSTED]
 
 
 def test_over_the_gates_silence_silero_rests_once_then_is_not_run_until_something_passes() -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from audio_fixtures.pulse import RATE
 from bench.live_turn import CHUNK, QUIET_BEFORE_LINE, Line, Room, shut_spans
+from voice_host.loop.listener import ECHO_NOT_TRUSTED, ECHO_TRUSTED
 
 QUIET = np.zeros(CHUNK)
 HOST = np.full(CHUNK, 0.1)  # the Host sounding at the speaker
@@ -50,16 +51,18 @@ def test_the_last_question_is_answered_before_the_stop_trials_begin_and_a_stop_i
     assert room.done
 
 
-def test_the_app_s_log_says_when_the_microphone_was_shut_after_a_move_of_the_echo_s_delay() -> None:
-    log = """2026-12-06 04:38:39,990 INFO    listener voice_host.ears.echo: the echo's delay moved 0.19 s ago: followed
-2026-12-06 04:38:40,632 INFO    listener voice_host.ears.echo: the echo's delay moved (now 868 samples): learning the room again
-2026-12-06 04:38:52,500 INFO    listener voice_host.ears.echo: the echo is taken out again since it moved: trusted over the Host
+def test_the_app_s_log_says_when_the_microphone_was_shut_over_the_host() -> None:
+    log = f"""2026-12-06 04:38:00,000 INFO    listener voice_host.loop.listener: {ECHO_TRUSTED}
+2026-12-06 04:38:39,990 INFO    listener voice_host.ears.echo: the echo's delay moved 0.19 s ago: followed
+2026-12-06 04:38:40,010 INFO    listener voice_host.loop.listener: {ECHO_NOT_TRUSTED}
+2026-12-06 04:38:52,500 INFO    listener voice_host.loop.listener: {ECHO_TRUSTED}
 2026-12-06 04:39:03,359 DEBUG   short words_0 voice_host.loop.listener: short words [('stop', -1.02)] in 0.04 s: ShortWord.STOP
-2026-12-06 04:39:26,234 INFO    listener voice_host.ears.echo: the echo's delay moved 0.13 s ago: followed
+2026-12-06 04:39:26,234 INFO    listener voice_host.loop.listener: {ECHO_NOT_TRUSTED}
 """
 
     def at(clock: str) -> float:
         return datetime.strptime(f"2026-12-06 {clock}", "%Y-%m-%d %H:%M:%S,%f").timestamp()
 
-    assert shut_spans(log) == [(at("04:38:39,990"), at("04:38:52,500")), (at("04:39:26,234"), math.inf)]
-    assert shut_spans("") == []
+    assert shut_spans(log) == [(at("04:38:40,010"), at("04:38:52,500")), (at("04:39:26,234"), math.inf)]
+    # Shut before it ever opened (the canceller still learning the room at the night's start): not counted.
+    assert shut_spans(f"2026-12-06 04:30:00,000 INFO    listener x: {ECHO_NOT_TRUSTED}\n") == []

@@ -566,7 +566,6 @@ class EchoCanceller:
                 full = len(self._since_move) == self._since_move.maxlen
                 if full and self.trusted_erle_db is not None and np.median(self._since_move) >= self.trusted_erle_db:
                     self._since_move = None  # it takes the echo out again
-                    log.info("the echo is taken out again since it moved: trusted over the Host")
 
     @property
     def erle_db(self) -> float:

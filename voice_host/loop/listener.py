@@ -54,6 +54,11 @@ from voice_host.loop.events import MicLevel, MicStatus
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
+
+# Logged when the echo canceller comes to be trusted with the microphone over the Host, and when it no longer is
+# (bench/live_turn.py reads them).
+ECHO_TRUSTED = "the echo is taken out: the microphone is open over the Host"
+ECHO_NOT_TRUSTED = "the echo is not taken out: the microphone is shut over the Host"
 # The detector's signal is kept this long for the short path, which scores at most a short utterance of it.
 DETECTED_SECONDS = 5.0
 
@@ -243,6 +248,7 @@ class Listener(Generic[T]):
         self._muted = False
         self._speaking = False
         self._tail_left = 0.0
+        self._echo_trusted = False  # the canceller was trusted with the microphone over the Host at the last block
         self._drain_wanted = False
         self._device_lost = False
         self._early: Future[T] | None = None
@@ -398,7 +404,11 @@ class Listener(Generic[T]):
             # Every block goes through the canceller, muted or not: it follows the room all night.
             far = self.far_end.take(len(block), captured_at)
             cancelled = self.echo.process(block, far, self.far_end.quiet_seconds())
-            if self.echo.settled:
+            trusted = self.echo.settled
+            if trusted != self._echo_trusted:
+                self._echo_trusted = trusted
+                log.info(ECHO_TRUSTED if trusted else ECHO_NOT_TRUSTED)
+            if trusted:
                 detect, block = cancelled.detect, cancelled.words
                 heard = cancelled.heard
                 gated = cancelled.far_active
