@@ -94,14 +94,6 @@ def game() -> Game:
         "Confront Keld with E7.",
         "Read E4.",
         "Answers Keld.",
-        # Lone commands that words after a pause can only finish ("Next ... round, please."): over the Host's
-        # answer the barge-in takes those words as the same message.
-        "Next.",
-        "Next,",
-        "Lies.",
-        "Pass.",
-        "Save.",
-        "Statements.",
         "Save.",
         "Keld did it.",
         "Abel, where were you?",
