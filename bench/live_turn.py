@@ -52,6 +52,7 @@ from audio_fixtures.echo import EchoStream, echo_path  # noqa: E402
 from audio_fixtures.fixtures import FixtureAudio, load_fixtures  # noqa: E402
 from audio_fixtures.pulse import RATE, PulseDaemon  # noqa: E402
 from bench.barge_in import STOP_WORDS  # noqa: E402
+from voice_host.ears.echo import DELAY_MOVED  # noqa: E402
 from voice_host.loop.listener import ECHO_NOT_TRUSTED, ECHO_TRUSTED  # noqa: E402
 
 CHUNK = 320  # 20 ms: the room's step
@@ -83,9 +84,6 @@ class Stop:
     line: Line
     seconds: float | None  # end of the stop word -> the Host's last sound (None: it read on)
     ended_at: float = 0.0  # wall clock (time.time) at the end of the stop word, to find it in the app's log
-
-
-MOVED = "the echo's delay moved"  # voice_host/ears/echo.py's log line for a move of the echo's delay
 
 
 def shut_spans(log: str) -> list[tuple[float, float]]:
@@ -315,7 +313,8 @@ def report(room: Room, log: str = "") -> None:
             f"of the {len(missed)} others, said while the microphone was shut over the Host (the echo not taken out): "
             f"{sum(shut(stop) for stop in missed)}; shut {len(spans)} times after it had opened, "
             f"{sum(min(ended, time.time()) - began for began, ended in spans):.0f} s in all; "
-            f"moves of the echo's delay in the app's log: {sum(MOVED in row for row in log.splitlines())}"
+            # A move is often logged twice (the shadow follows it, `DelayWatch` then finds it): lines, not moves.
+            f"log lines of a move of the echo's delay: {sum(DELAY_MOVED in row for row in log.splitlines())}"
         )
 
 

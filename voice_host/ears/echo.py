@@ -46,6 +46,8 @@ from voice_host.ears.shadow_path import ShadowPath
 from voice_host.ears.sound import SAMPLE_RATE, Audio
 
 log = logging.getLogger(__name__)
+#: How every log line of a move of the echo's delay begins (bench/live_turn.py counts them).
+DELAY_MOVED = "the echo's delay moved"
 
 FRAME = SAMPLE_RATE // 100  # 10 ms: WebRTC's frame, used for both cancellers
 # How much of the room speex's filter covers, from the first sample played: the echo's delay plus its
@@ -509,9 +511,9 @@ class EchoCanceller:
             if self.delay_watch.add(near, played):
                 # speex left alone, the move is learnt again from here, as ever: the shadow only shut the microphone sooner
                 if self.follow_speex and self._shadow_followed(lag_before):
-                    log.info("the echo's delay moved (now %d samples): followed already", self.delay_watch.lag)
+                    log.info("%s (now %d samples): followed already", DELAY_MOVED, self.delay_watch.lag)
                 else:
-                    log.info("the echo's delay moved (now %d samples): learning the room again", self.delay_watch.lag)
+                    log.info("%s (now %d samples): learning the room again", DELAY_MOVED, self.delay_watch.lag)
                     self._since_move = deque(maxlen=self._trust_again_frames)
             if self.delay_watch.found != found_before and self.shadow is not None:
                 self._shadow_shift_at_lag = self.shadow.shifted
@@ -529,7 +531,7 @@ class EchoCanceller:
         assert self.shadow is not None
         if self.shadow.shifted != self._shadow_shifted:
             self._shadow_shifted = self.shadow.shifted
-            log.info("the echo's delay moved %.2f s ago: followed", self.shadow.moved_samples_ago / SAMPLE_RATE)
+            log.info("%s %.2f s ago: followed", DELAY_MOVED, self.shadow.moved_samples_ago / SAMPLE_RATE)
             self._since_move = deque(maxlen=self._trust_again_frames)
         if not self.follow_speex:
             return
