@@ -16,7 +16,6 @@ import re
 
 from engine.messages import Command, Message, MessageKind
 from voice_host.ears.turn import TurnText
-from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.understand import Heard
 
 # Whisper writes a pause that is not the end as a comma, a dash or an ellipsis.
@@ -93,14 +92,12 @@ SHORT_OTHER_WORDS = 4
 #: `finishes`), so these are answered after the short pause rather than held, when Whisper wrote the command
 #: itself. Not yes or no ("Wait." is "Thwaite," heard wrong before its question), nor give up, which ends the night.
 FINISHED_BY_MORE_WORDS = frozenset({Command.NEXT, Command.PASS, Command.STATEMENTS, Command.LIES, Command.SAVE})
-#: Repairs that leave the words as Whisper wrote them: "Next, next," is the card's next said twice.
-_AS_WRITTEN = frozenset({CorrectionKind.REPEAT})
 
 
 def may_go_on(text: str, message: Message, repaired: bool = False) -> bool:
     """A whole message that is often only the start of a longer turn (shaped on the tune paused lines).
 
-    `repaired`: the message was made by repairing what Whisper wrote ("Same." -> save, or a pass's closed set).
+    `repaired`: the message was made by repairing what Whisper wrote (`Heard.words_repaired`).
     """
     words = len(text.split())
     if message.kind is MessageKind.ACCUSATION and not message.exhibits:
@@ -157,5 +154,4 @@ def heard_turn(heard: Heard) -> TurnText:
         # on where or when it asks about ("..., what were you doing in the library?"): the voice
         # signals tried (smart-turn, the pitch at the end) did not tell the two apart on tune.
         return TurnText.WHOLE if ends_on_setting(heard.text) else TurnText.QUESTION
-    repaired = any(correction.kind not in _AS_WRITTEN for correction in heard.corrections)
-    return TurnText.MAY_GO_ON if may_go_on(heard.text, heard.message, repaired) else TurnText.WHOLE
+    return TurnText.MAY_GO_ON if may_go_on(heard.text, heard.message, heard.words_repaired) else TurnText.WHOLE

@@ -82,6 +82,12 @@ class Heard:
     def name_corrected(self) -> bool:
         return any(c.kind is CorrectionKind.NAME for c in self.corrections)
 
+    @property
+    def words_repaired(self) -> bool:
+        """The message was made by repairing what Whisper wrote ("Same." -> save, or a pass's closed set), not
+        only by keeping once what it wrote twice ("Next, next,")."""
+        return any(c.kind is not CorrectionKind.REPEAT for c in self.corrections)
+
 
 def recognition_confidence(avg_logprob: float, no_speech_prob: float) -> float:
     """Whisper's own certainty, 0-1: the mean token probability, discounted by its no-speech belief."""
