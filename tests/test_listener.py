@@ -1157,6 +1157,19 @@ def recording(scorer: Callable[[Audio], ShortWordScores]) -> tuple[Callable[[Aud
     return record, scored
 
 
+def test_a_stretch_scored_after_the_microphone_opens_again_holds_nothing_from_before_it_shut() -> None:
+    record, scored = recording(fake_short_words)
+    h, far_end, clock, _ = short_harness(settings=UNSTARTED_SETTINGS)
+    h.listener.short_words = record
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.03, 4))  # heard just before it shut (not speech)
+    h.listener.set_muted(True)  # shut, as over the Host while the canceller is not trusted
+    over_quiet_host(h, far_end, clock, silence(6))
+    h.listener.set_muted(False)
+    over_quiet_host(h, far_end, clock, speech(0.6, 2) + silence(3))  # a word too short to start an utterance
+    assert len(scored) == 1
+    assert not np.any(np.isclose(scored[0], 0.03))  # the stretch with a little less pre-roll, not the shut seconds glued
+
+
 def test_a_stop_after_a_pause_in_a_longer_utterance_is_scored_on_its_own_stretch() -> None:
     # Silero joined a murmur (1 s at 0.5) and "Stop." (0.3 s at 0.6) with a 0.15 s pause between.
     h, far_end, clock, taken = short_harness()

@@ -414,6 +414,7 @@ class Listener(Generic[T]):
                 gated = cancelled.far_active
                 speaking = in_tail = False  # the microphone stays open
         if speaking or in_tail or muted:
+            self._forget_recent()
             if self.collector.collecting or self._early is not None:
                 self.collector.reset()
                 self._discard_early()
@@ -531,8 +532,8 @@ class Listener(Generic[T]):
         pause = rule.pause_seconds
         if host is None or not rule.should_score(host, now, speech, pause):
             return
-        kept = speech + pause + self.settings.segmenter.pre_roll_seconds
-        samples = round(kept * self.source.sample_rate)
+        samples = min(round((speech + pause + self.settings.segmenter.pre_roll_seconds) * self.source.sample_rate), len(self._words))
+        kept = samples / self.source.sample_rate  # (less of the pre-roll just after the microphone opened)
         words, detect = self._words.last(samples), self._detected.last(samples)
         if words is None or self._own_voice(words):
             return
@@ -612,6 +613,13 @@ class Listener(Generic[T]):
         if power <= 1e-12 or left <= 1e-14:
             return None
         return 10 * math.log10(left / power)
+
+    def _forget_recent(self) -> None:
+        """The microphone is shut: what it hears once open again must never be joined to what it heard before (tune
+        night 45: a stretch scored just after the canceller was trusted again reached back over the shut seconds to the
+        Host's echo before a move, and was taken as "Hold on.")."""
+        for recent in (self._detected, self._words, self._played, self._heard):
+            recent.clear()
 
     def _next_pause(self) -> None:
         with self._lock:
