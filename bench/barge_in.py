@@ -419,6 +419,13 @@ def main() -> None:
         "neither, as before run 11)",
     )
     parser.add_argument(
+        "--over-residue",
+        default=str(ListenerSettings().own_voice_over_residue_db),
+        help="words over the Host less than this many dB over what the canceller leaves of it (its ERLE) are dropped "
+        "as its own voice (ListenerSettings.own_voice_over_residue_db; 'None': the fixed floor alone, as before "
+        "session 39)",
+    )
+    parser.add_argument(
         "--underruns",
         type=float,
         default=0.0,
@@ -517,9 +524,11 @@ def main() -> None:
     )
     settings = ListenerSettings(short_path=short_path)
     if args.own_voice == "None":
-        settings = replace(settings, own_voice_coherence=None, own_voice_left_db=None)
+        settings = replace(settings, own_voice_coherence=None, own_voice_left_db=None, own_voice_over_residue_db=None)
     else:
         settings = replace(settings, own_voice_coherence=float(args.own_voice))
+    over_residue = None if args.over_residue == "None" else float(args.over_residue)
+    settings = replace(settings, own_voice_over_residue_db=over_residue) if args.own_voice != "None" else settings
     settings = replace(settings, rest_after_gate_seconds=None) if args.no_rest else settings
     settings = replace(settings, understand_again_over_host=False) if args.no_again else settings
     if args.start_seconds is not None:
@@ -652,6 +661,7 @@ def main() -> None:
     command += f" --history {args.history:g}" + (" --no-rest" if args.no_rest else "") + f" --views {args.views}"
     command += f" --start-seconds {args.start_seconds:g}" if args.start_seconds is not None else ""
     command += f" --unstarted {args.unstarted} --faint-from {args.faint_from} --own-voice {args.own_voice}"
+    command += f" --over-residue {args.over_residue}"
     command += " --no-again" if args.no_again else ""
     command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
     nights = f" --nights {args.nights}" + (f" --first-night {args.first_night}" if args.first_night else "")

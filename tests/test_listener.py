@@ -1425,6 +1425,46 @@ def test_a_faint_residue_of_the_host_is_not_handed_on() -> None:
         assert len(h.utterances) == handed_on, left_db
 
 
+class WeakCanceller:
+    """Takes out what was played but leaves a residue of the Host 12 dB under it, nothing like what was played: speex
+    learning the room again after a move of the echo's delay. A player's words pass whole."""
+
+    def __init__(self) -> None:
+        self.rng = np.random.default_rng(11)
+
+    def process(self, mic: Audio, far: Audio) -> Audio:
+        level = float(np.sqrt(np.mean(np.square(far))))
+        return (mic - far + self.rng.standard_normal(len(mic)) * 0.25 * level).astype(np.float32)
+
+
+def weak_canceller_night(player_blocks: range | None) -> list[Utterance[Any]]:
+    """1.6 s of the Host through `WeakCanceller`, a player over blocks `player_blocks` (twice the Host's level)."""
+    handed_on: list[list[Utterance[Any]]] = []
+    for over in (None, ListenerSettings().own_voice_over_residue_db):
+        settings = replace(SETTINGS, own_voice_over_residue_db=over)
+        h, far_end, clock, _ = own_voice_harness(settings, canceller=WeakCanceller, gate_db=None)
+        host = noise(32, seed=3) + silence(20)
+        player = noise(32, seed=4) + silence(20)
+        mic = [
+            (b + 2 * w if player_blocks is not None and i in player_blocks else b)
+            for i, (b, w) in enumerate(zip(host, player, strict=True))
+        ]
+        feed_with_far_end(h, far_end, clock, mic, host)
+        handed_on.append(h.utterances)
+    return handed_on
+
+
+def test_the_residue_of_a_canceller_taking_out_little_is_not_handed_on() -> None:
+    floor_alone, over_residue = weak_canceller_night(None)
+    assert len(floor_alone) == 1  # 12 dB under the microphone passes the fixed floor (-20 dB) ...
+    assert over_residue == []  # ... but not the floor raised to just over what the canceller leaves
+
+
+def test_a_player_over_a_canceller_taking_out_little_is_handed_on() -> None:
+    floor_alone, over_residue = weak_canceller_night(range(10, 20))
+    assert len(floor_alone) == 1 and len(over_residue) == 1
+
+
 # --- words Silero loses over the Host -------------------------------------------------------------------
 
 

@@ -575,6 +575,11 @@ class EchoCanceller:
         return float(np.median(self._erle)) if self._erle else 0.0
 
     @property
+    def erle_measured(self) -> bool:
+        """`erle_db` says something: it has heard a second of the Host at least."""
+        return len(self._erle) >= SAMPLE_RATE // FRAME
+
+    @property
     def settled(self) -> bool:
         """The cancellers have heard enough of the Host, and take enough of it out, to be trusted with the
         microphone over it."""
@@ -584,8 +589,7 @@ class EchoCanceller:
             return True
         if self._since_move is not None:  # the delay moved: not until `trust_again_seconds` of the Host are cancelled
             return False
-        measured = len(self._erle) >= SAMPLE_RATE // FRAME  # a second of the Host at least: else no evidence
-        return not measured or self.erle_db >= self.trusted_erle_db
+        return not self.erle_measured or self.erle_db >= self.trusted_erle_db  # no evidence yet: trusted
 
     @staticmethod
     def _take(queue: list[Audio], count: int) -> Audio:

@@ -136,6 +136,11 @@ class ListenerSettings:
     # ... and words this far under the microphone over them are what the canceller left of its voice (a player
     # over the Host is most of what the microphone hears then). None: not judged by level.
     own_voice_left_db: float | None = -20.0
+    # ... or this little over what the canceller leaves of the Host these days (its ERLE, the 10-s median): while
+    # speex learns the room again after a move of the echo's delay it takes out only 10-12 dB for a while, and its
+    # residue passed the floor above (tune night 77: "Save, man." 12.9 dB under the microphone, 12 dB taken out). A
+    # player over the Host is 22 dB and more over the residue on the tune trials. None: the floor above alone.
+    own_voice_over_residue_db: float | None = 4.0
     # Over the Host, Silero hears the canceller's suppressed and gated signal, which can lose the rest of a player's
     # words after a pause that the linear output (what is understood) still holds: the early result then misses
     # them. So over the Host an utterance whose early words were not a whole message is understood again whole when
@@ -578,8 +583,9 @@ class Listener(Generic[T]):
     def _own_voice(self, words: Audio) -> bool:
         """Whether `words`, just heard, are the Host's own voice let through by the canceller: coherent with what
         was played over them (`echo_coherence` at least `own_voice_coherence`), or so far under the microphone
-        (`own_voice_left_db`) that they are what the canceller left of the Host, not a player over it."""
-        ceiling, floor = self.settings.own_voice_coherence, self.settings.own_voice_left_db
+        (`own_voice_left_db`, or just over what the canceller leaves of the Host these days) that they are what the
+        canceller left of the Host, not a player over it."""
+        ceiling, floor = self.settings.own_voice_coherence, self._own_voice_floor_db()
         if self.echo is None or self.far_end is None or (ceiling is None and floor is None):
             return False
         extra = round(self.settings.own_voice_lag_seconds * self.source.sample_rate)
@@ -602,6 +608,15 @@ class Listener(Generic[T]):
             "?" if left_db is None else f"{-left_db:.0f} dB",
         )  # fmt: skip
         return True
+
+    def _own_voice_floor_db(self) -> float | None:
+        """Words left under the microphone by less than this (dB) are the canceller's residue of the Host: the fixed
+        floor, raised to just over the residue while the canceller takes out little (`own_voice_over_residue_db`)."""
+        floor, over = self.settings.own_voice_left_db, self.settings.own_voice_over_residue_db
+        if over is None or self.echo is None or not self.echo.erle_measured:
+            return floor
+        residue = over - self.echo.erle_db
+        return residue if floor is None else max(floor, residue)
 
     def _left_db(self, words: Audio) -> float | None:
         """How loud `words` (the canceller's output) are against the microphone over them, dB (None: silence)."""
