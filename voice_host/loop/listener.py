@@ -537,7 +537,8 @@ class Listener(Generic[T]):
         pause = rule.pause_seconds
         if host is None or not rule.should_score(host, now, speech, pause):
             return
-        samples = min(round((speech + pause + self.settings.segmenter.pre_roll_seconds) * self.source.sample_rate), len(self._words))
+        wanted = round((speech + pause + self.settings.segmenter.pre_roll_seconds) * self.source.sample_rate)
+        samples = min(wanted, len(self._words))
         kept = samples / self.source.sample_rate  # (less of the pre-roll just after the microphone opened)
         words, detect = self._words.last(samples), self._detected.last(samples)
         if words is None or self._own_voice(words):
