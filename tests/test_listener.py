@@ -1404,6 +1404,19 @@ def test_the_host_s_own_voice_let_through_is_never_taken_for_a_short_word() -> N
         assert [t.word for t in taken] == words, coherence
 
 
+def test_the_host_s_own_voice_just_after_the_microphone_opens_again_is_never_taken_for_a_short_word() -> None:
+    settings = replace(SHORT_SETTINGS, own_voice_left_db=None, own_voice_over_residue_db=None)  # coherence alone
+    h, far_end, clock, taken = own_voice_harness(settings, always_stop)
+    before, host = noise(20, seed=6), noise(2, seed=5) + silence(4)
+    h.listener.set_muted(True)  # shut while the Host talks (as while the canceller is not trusted)
+    feed_with_far_end(h, far_end, clock, before, before)
+    h.listener.set_muted(False)
+    # Open again: 0.1 s of the Host let through at once, then the short pause. What was played before the microphone
+    # opened is where the echo's lag is found: without it the words are judged on next to nothing.
+    feed_with_far_end(h, far_end, clock, moved_echo(before + host)[len(before) :], host)
+    assert taken == []
+
+
 class Residue:
     """A canceller that leaves a faint residue of the Host, nothing like what was played (as when it is
     learning the room again): about 24 dB under the microphone."""

@@ -404,18 +404,21 @@ class Listener(Generic[T]):
             if in_tail:
                 self._tail_left -= seconds
             tail_over = in_tail and self._tail_left <= 1e-9
-        detect, gated, far, heard = block, False, None, block
+        detect, gated = block, False
         if self.echo is not None and self.far_end is not None:
             # Every block goes through the canceller, muted or not: it follows the room all night.
             far = self.far_end.take(len(block), captured_at)
             cancelled = self.echo.process(block, far, self.far_end.quiet_seconds())
+            # What was played and what the microphone heard are kept open or shut: the words just after it opens
+            # are judged against them (`_own_voice`).
+            self._played.add(far)
+            self._heard.add(cancelled.heard)
             trusted = self.echo.settled
             if trusted != self._echo_trusted:
                 self._echo_trusted = trusted
                 log.info(ECHO_TRUSTED if trusted else ECHO_NOT_TRUSTED)
             if trusted:
                 detect, block = cancelled.detect, cancelled.words
-                heard = cancelled.heard
                 gated = cancelled.far_active
                 speaking = in_tail = False  # the microphone stays open
         if speaking or in_tail or muted:
@@ -443,9 +446,6 @@ class Listener(Generic[T]):
         paused = self.collector.segmenter.silence_run if self.collector.collecting else 0.0
         self._detected.add(detect)
         self._words.add(block)
-        if far is not None:
-            self._played.add(far)
-            self._heard.add(heard)
         step = self.collector.add(block, is_speech)
         event = step.event
         self._watch_unstarted(seconds, probability)
@@ -631,10 +631,10 @@ class Listener(Generic[T]):
         return 10 * math.log10(left / power)
 
     def _forget_recent(self) -> None:
-        """The microphone is shut: what it hears once open again must never be joined to what it heard before (tune
+        """The microphone is shut: the words it hears once open again must never be joined to those before (tune
         night 45: a stretch scored just after the canceller was trusted again reached back over the shut seconds to the
         Host's echo before a move, and was taken as "Hold on.")."""
-        for recent in (self._detected, self._words, self._played, self._heard):
+        for recent in (self._detected, self._words):  # (what was played, and the microphone itself, are kept)
             recent.clear()
 
     def _next_pause(self) -> None:
