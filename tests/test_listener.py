@@ -22,7 +22,15 @@ from voice_host.ears.turn import EndOfTurn, TurnText
 from voice_host.ears.vad import SegmenterSettings
 from voice_host.loop.barge_in import ShortPath
 from voice_host.loop.events import MicLevel, MicStatus
-from voice_host.loop.listener import ECHO_TRUSTED, InlineExecutor, Listener, ListenerSettings, ShortHeard, Utterance
+from voice_host.loop.listener import (
+    ECHO_TRUSTED,
+    UNTRUSTED_REPORT_SECONDS,
+    InlineExecutor,
+    Listener,
+    ListenerSettings,
+    ShortHeard,
+    Utterance,
+)
 from voice_host.mouth.host_voice import HostVoice
 from voice_host.mouth.tts import SpeechLine, SpokenSentence
 
@@ -895,6 +903,28 @@ def test_the_log_says_when_the_microphone_opens_over_the_host(caplog: pytest.Log
         feed_with_far_end(h, far_end, clock, [b.astype(np.float32) for b in host], host)
     # Shut from the start (the canceller learning), so only the opening is news; bench/live_turn.py reads it.
     assert [r.getMessage() for r in caplog.records if "the echo is" in r.getMessage()] == [ECHO_TRUSTED]
+
+
+class Keep:
+    """A canceller that takes nothing out: as when the far end is not what reached the microphone."""
+
+    def process(self, mic: Audio, far: Audio) -> Audio:
+        return mic
+
+
+def test_the_log_says_how_the_canceller_stands_while_it_is_not_trusted(caplog: pytest.LogCaptureFixture) -> None:
+    lines = {}
+    for name, canceller in (("takes nothing out", Keep), ("works", Subtract)):
+        h, far_end, clock = echo_harness(settle_seconds=1.0)
+        h.listener.echo = EchoCanceller(canceller(), canceller(), settle_seconds=1.0)
+        h.listener.begin_speaking()
+        caplog.clear()
+        with caplog.at_level(logging.INFO, logger="voice_host.loop.listener"):
+            host = noise(int(UNTRUSTED_REPORT_SECONDS / 0.05) + 40, seed=8)  # 2 s more than a report's worth
+            feed_with_far_end(h, far_end, clock, host, host)
+        lines[name] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("still not trusted")]
+    assert lines["works"] == []
+    assert len(lines["takes nothing out"]) == 1 and "0.0 dB of its echo taken out" in lines["takes nothing out"][0]
 
 
 def test_over_the_gates_silence_silero_rests_once_then_is_not_run_until_something_passes() -> None:

@@ -59,6 +59,7 @@ log = logging.getLogger(__name__)
 # (bench/live_turn.py reads them).
 ECHO_TRUSTED = "the echo is taken out: the microphone is open over the Host"
 ECHO_NOT_TRUSTED = "the echo is not taken out: the microphone is shut over the Host"
+UNTRUSTED_REPORT_SECONDS = 30.0  # while it is not, how it stands is logged every this many seconds of the Host's voice
 # The detector's signal is kept this long for the short path, which scores at most a short utterance of it.
 DETECTED_SECONDS = 5.0
 
@@ -254,6 +255,7 @@ class Listener(Generic[T]):
         self._speaking = False
         self._tail_left = 0.0
         self._echo_trusted = False  # the canceller was trusted with the microphone over the Host at the last block
+        self._untrusted_report_at = UNTRUSTED_REPORT_SECONDS  # the Host's seconds at which to say how the canceller stands
         self._drain_wanted = False
         self._device_lost = False
         self._early: Future[T] | None = None
@@ -417,6 +419,7 @@ class Listener(Generic[T]):
             if trusted != self._echo_trusted:
                 self._echo_trusted = trusted
                 log.info(ECHO_TRUSTED if trusted else ECHO_NOT_TRUSTED)
+            self._report_untrusted(trusted)
             if trusted:
                 detect, block = cancelled.detect, cancelled.words
                 gated = cancelled.far_active
@@ -629,6 +632,22 @@ class Listener(Generic[T]):
         if power <= 1e-12 or left <= 1e-14:
             return None
         return 10 * math.log10(left / power)
+
+    def _report_untrusted(self, trusted: bool) -> None:
+        """Every `UNTRUSTED_REPORT_SECONDS` of the Host's voice the canceller is not trusted over, say how it stands: a
+        live run once kept the microphone shut over the Host for five minutes, and the log could not say why."""
+        assert self.echo is not None
+        heard = self.echo.far_seconds
+        if trusted or heard < self._untrusted_report_at:
+            if trusted:
+                self._untrusted_report_at = heard + UNTRUSTED_REPORT_SECONDS
+            return
+        self._untrusted_report_at = heard + UNTRUSTED_REPORT_SECONDS
+        lag = self.echo.delay_watch.lag
+        log.info(
+            "still not trusted after %.0f s of the Host: %.1f dB of its echo taken out (the 10-s median), the echo %s",
+            heard, self.echo.erle_db, "not found yet" if lag is None else f"{1000 * lag / SAMPLE_RATE:.0f} ms late",
+        )  # fmt: skip
 
     def _forget_recent(self) -> None:
         """The microphone is shut: the words it hears once open again must never be joined to those before (tune
