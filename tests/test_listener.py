@@ -1480,8 +1480,9 @@ class WeakCanceller:
         return (mic - far + self.rng.standard_normal(len(mic)) * 0.25 * level).astype(np.float32)
 
 
-def weak_canceller_night(player_blocks: range | None) -> list[Utterance[Any]]:
-    """1.6 s of the Host through `WeakCanceller`, a player over blocks `player_blocks` (twice the Host's level)."""
+def weak_canceller_night(player_blocks: range | None) -> list[list[Utterance[Any]]]:
+    """1.6 s of the Host through `WeakCanceller`, a player over blocks `player_blocks` (twice the Host's level): what
+    was handed on with the fixed floor alone, and with the floor raised over the residue."""
     handed_on: list[list[Utterance[Any]]] = []
     for over in (None, ListenerSettings().own_voice_over_residue_db):
         settings = replace(SETTINGS, own_voice_over_residue_db=over)
