@@ -64,6 +64,9 @@ TALKER_RMS = 0.05  # the player's words in the microphone (the Host's echo is ab
 HOST_BEFORE_STOP = 2.0  # seconds of the Host reading before the stop word is said
 STOPPED_QUIET = 1.0  # the Host quiet this long after a stop word: it stopped (where the quiet began)
 NOT_STOPPED = 5.0  # seconds after the stop word with the Host still reading: not stopped
+# Seconds after an exhibit was asked for with the Host not yet reading it: the trial is skipped (a run in session 39
+# waited on one for ten minutes; why the Host did not read it is not known yet).
+NOT_READ = 20.0
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,8 @@ class Room:
         self._stop_ended: int | None = None  # sample after the stop word, until the Host is found stopped or not
         self._saying_stop = False  # what is being said is a stop word
         self._stop_ended_at = 0.0  # wall clock at the end of the stop word
+        self._asked_at = 0  # sample at which the exhibit of the trial was asked for
+        self.unread: list[Line] = []  # stop trials skipped: the Host never read the exhibit asked for
 
     @property
     def asking(self) -> bool:
@@ -228,10 +233,14 @@ class Room:
             if self._reading >= HOST_BEFORE_STOP * RATE and self._speaking is None:
                 self._speaking, self._saying_stop = (self.stops[self._trials - 1], 0), True
                 self._reading = None
+            elif self._speaking is None and self.samples - self._asked_at > NOT_READ * RATE:
+                self.unread.append(self.stops[self._trials - 1])
+                self._reading = None
+                self.to_send = ("Escape",)  # whatever it is doing instead, for the next trial
         elif self._speaking is None and self._trials < len(self.stops) and self._quiet >= QUIET_BEFORE_LINE * RATE:
             self.to_send = (f"Read E{1 + self._trials % 4}", "Enter")  # round 1's exhibits: read again, free
             self._trials += 1
-            self._reading = 0
+            self._reading, self._asked_at = 0, self.samples
 
     def quiet_seconds(self) -> float:
         return self._quiet / RATE
@@ -305,6 +314,8 @@ def report(room: Room, log: str = "") -> None:
         shown = "read on" if stop.seconds is None else f"{stop.seconds:.2f} s"
         note = ", the microphone shut over the Host" if shut(stop) else ""
         print(f"{stop.line.id}  {shown:>18}  {stop.line.said} (over the Host reading an exhibit{note})")
+    if room.unread:
+        print(f"stop trials skipped, the exhibit asked for not read within {NOT_READ:.0f} s: {len(room.unread)}")
     if room.stopped:
         within = sum(stop.seconds is not None and stop.seconds <= 0.5 for stop in room.stopped)
         print(f"end of the stop word -> the Host's last sound: within 0.5 s in {within} of {len(room.stopped)} trials")

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from audio_fixtures.pulse import RATE
-from bench.live_turn import CHUNK, QUIET_BEFORE_LINE, Line, Room, shut_spans
+from bench.live_turn import CHUNK, NOT_READ, QUIET_BEFORE_LINE, Line, Room, shut_spans
 from voice_host.loop.listener import ECHO_NOT_TRUSTED, ECHO_TRUSTED
 
 QUIET = np.zeros(CHUNK)
@@ -49,6 +49,17 @@ def test_the_last_question_is_answered_before_the_stop_trials_begin_and_a_stop_i
     assert [s.line.id for s in room.stopped] == ["stop-0"]
     assert room.stopped[0].seconds == pytest.approx(0.2, abs=2 / RATE)  # to its last sample
     assert room.done
+
+
+def test_a_stop_trial_whose_exhibit_is_never_read_is_skipped() -> None:
+    room = Room([], [Line("stop-0", "Stop.", np.full(2 * CHUNK, 0.5))])
+    room.started = True
+    _feed(room, QUIET, WAIT)
+    assert room.to_send == ("Read E1", "Enter")
+    room.to_send = None
+    _feed(room, QUIET, round(NOT_READ * RATE / CHUNK) + 1)  # the Host never reads it
+    assert [line.id for line in room.unread] == ["stop-0"] and room.stopped == []
+    assert room.to_send == ("Escape",) and room.done
 
 
 def test_the_app_s_log_says_when_the_microphone_was_shut_over_the_host() -> None:
