@@ -526,9 +526,8 @@ def main() -> None:
     if args.own_voice == "None":
         settings = replace(settings, own_voice_coherence=None, own_voice_left_db=None, own_voice_over_residue_db=None)
     else:
-        settings = replace(settings, own_voice_coherence=float(args.own_voice))
-    over_residue = None if args.over_residue == "None" else float(args.over_residue)
-    settings = replace(settings, own_voice_over_residue_db=over_residue) if args.own_voice != "None" else settings
+        over_residue = None if args.over_residue == "None" else float(args.over_residue)
+        settings = replace(settings, own_voice_coherence=float(args.own_voice), own_voice_over_residue_db=over_residue)
     settings = replace(settings, rest_after_gate_seconds=None) if args.no_rest else settings
     settings = replace(settings, understand_again_over_host=False) if args.no_again else settings
     if args.start_seconds is not None:

@@ -920,7 +920,7 @@ def test_the_log_says_how_the_canceller_stands_while_it_is_not_trusted(caplog: p
         h.listener.begin_speaking()
         caplog.clear()
         with caplog.at_level(logging.INFO, logger="voice_host.loop.listener"):
-            host = noise(int(UNTRUSTED_REPORT_SECONDS / 0.05) + 40, seed=8)  # 2 s more than a report's worth
+            host = noise(round(UNTRUSTED_REPORT_SECONDS * RATE / BLOCK) + 40, seed=8)  # 2 s more than a report's worth
             feed_with_far_end(h, far_end, clock, host, host)
         lines[name] = [r.getMessage() for r in caplog.records if r.getMessage().startswith("still not trusted")]
     assert lines["works"] == []

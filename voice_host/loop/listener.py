@@ -637,16 +637,16 @@ class Listener(Generic[T]):
         """Every `UNTRUSTED_REPORT_SECONDS` of the Host's voice the canceller is not trusted over, say how it stands: a
         live run once kept the microphone shut over the Host for five minutes, and the log could not say why."""
         assert self.echo is not None
-        heard = self.echo.far_seconds
-        if trusted or heard < self._untrusted_report_at:
-            if trusted:
-                self._untrusted_report_at = heard + UNTRUSTED_REPORT_SECONDS
+        host_seconds = self.echo.far_seconds
+        if not trusted and host_seconds < self._untrusted_report_at:
             return
-        self._untrusted_report_at = heard + UNTRUSTED_REPORT_SECONDS
+        self._untrusted_report_at = host_seconds + UNTRUSTED_REPORT_SECONDS
+        if trusted:
+            return
         lag = self.echo.delay_watch.lag
         log.info(
             "still not trusted after %.0f s of the Host: %.1f dB of its echo taken out (the 10-s median), the echo %s",
-            heard, self.echo.erle_db, "not found yet" if lag is None else f"{1000 * lag / SAMPLE_RATE:.0f} ms late",
+            host_seconds, self.echo.erle_db, "not found yet" if lag is None else f"{1000 * lag / SAMPLE_RATE:.0f} ms late",
         )  # fmt: skip
 
     def _forget_recent(self) -> None:
