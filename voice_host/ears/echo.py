@@ -439,14 +439,18 @@ class EchoCanceller:
         trusted_erle_db: float | None = 10.0,
         follow_moves: bool = True,
         trust_again_seconds: float = 1.0,
-        follow_speex: bool = False,
+        follow_speex: bool = True,
+        restart_erle_after_move: bool = True,
     ) -> None:
         """`gate_db`: the `ResidualGate`'s floor in front of Silero (None: no gate). `follow_moves`: a second estimate
         of the echo (`ShadowPath`) finds a move of its delay at once and shuts the microphone over the Host (False: only
         `DelayWatch` finds moves, about a second later). `trust_again_seconds`: after a move, the microphone is shut
         until this much of the Host has been cancelled again (the median taking out `trusted_erle_db`). `follow_speex`:
-        speex's far end moves with a move the shadow found, so that its filter fits again without learning the room
-        anew (trust comes back sooner; a held-out night let the Host through with it, so off)."""
+        speex's far end moves with a move the shadow found (an echo come later), so that its filter fits again without
+        learning the room anew: trust comes back in about a second, not 5-17 s. `restart_erle_after_move`: when trust
+        comes back after a move, the 10-s median of what it takes out starts again from the Host heard since the move
+        (else the seconds just after the move hold it under `trusted_erle_db` for up to 10 s more). Both off: the
+        microphone was shut over the Host for about 60% of a night with four moves a minute (session 39)."""
         if detector is None and keeper is None:  # one speex filter gives both signals
             speex = SpeexFrames(TAIL_SECONDS, suppress=True)
             detector, keeper = speex, speex.linear_output()
@@ -472,6 +476,7 @@ class EchoCanceller:
         self._since_move: deque[float] | None = None
         self._trust_again_frames = max(1, round(trust_again_seconds * SAMPLE_RATE / FRAME))
         self.follow_speex = follow_speex
+        self.restart_erle_after_move = restart_erle_after_move
         self.shadow = ShadowPath() if follow_moves else None
         self._shadow_shifted = 0
         self._shadow_shift_at_lag = 0  # the shadow's `shifted` when `DelayWatch` last found the lag (moved or not)
@@ -567,6 +572,9 @@ class EchoCanceller:
                 self._since_move.append(erle)
                 full = len(self._since_move) == self._since_move.maxlen
                 if full and self.trusted_erle_db is not None and np.median(self._since_move) >= self.trusted_erle_db:
+                    if self.restart_erle_after_move:  # what it took out before the move says nothing of it now
+                        self._erle.clear()
+                        self._erle.extend(self._since_move)
                     self._since_move = None  # it takes the echo out again
 
     @property
