@@ -165,6 +165,7 @@ class Ears:
         second: Any = None,
         settings: Any = None,
         spotter: Any = None,
+        moves_as_before: bool = False,
     ) -> None:
         from voice_host.ears.echo import EchoCanceller, FarEnd, SpeexFrames, WebRtcFrames
         from voice_host.ears.vad import SileroVad
@@ -179,6 +180,10 @@ class Ears:
         else:  # as the app's EchoCanceller: one speex filter gives both signals
             speex = SpeexFrames(tail_seconds, suppress=True)
             self.echo = EchoCanceller(speex, speex.linear_output(), gate_db=gate_db)
+        if moves_as_before:  # session 39's canceller: speex learns every move anew, trusted again only slowly
+            self.echo.follow_speex = self.echo.restart_erle_after_move = False
+            if self.echo.shadow is not None:
+                self.echo.shadow.onset_aware = False
         self.complete = barge_turn  # the app's text signal (voice_host/screen/voice.py)
         self.scorer = scorer
         self.second = second  # the second opinion on "stop" (Whisper base), or None
@@ -426,6 +431,14 @@ def main() -> None:
         "session 39)",
     )
     parser.add_argument(
+        "--moves-as-before",
+        action="store_true",
+        help="the canceller after a move of the echo's delay as before session 40: speex learns the room anew (its far "
+        "end not moved with the echo), the 10-s median of what it takes out not restarted when trusted again, and the "
+        "shadow trying only its whole estimate shifted (EchoCanceller follow_speex, restart_erle_after_move; "
+        "ShadowPath onset_aware)",
+    )
+    parser.add_argument(
         "--underruns",
         type=float,
         default=0.0,
@@ -536,7 +549,19 @@ def main() -> None:
     def over_host(key: str, seed: int, clean: Audio) -> tuple[list[Heard], list[Short], Mixed]:
         """The player's `clean` words said over the Host at a seeded moment: what was heard, and where."""
         mixed = scene.mix(key, seed, clean, args.shift_at_onset, args.shift_after)
-        ears = Ears(pipeline, case, args.detector, scorer, not args.short_only, args.tail, gate_db, second, settings, spotter)
+        ears = Ears(
+            pipeline,
+            case,
+            args.detector,
+            scorer,
+            not args.short_only,
+            args.tail,
+            gate_db,
+            second,
+            settings,
+            spotter,
+            args.moves_as_before,
+        )
         heard, shorts = ears.hear(mixed.mic, mixed.played)
         return heard, shorts, mixed
 
@@ -663,6 +688,7 @@ def main() -> None:
     command += f" --over-residue {args.over_residue}"
     command += " --no-again" if args.no_again else ""
     command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
+    command += " --moves-as-before" if args.moves_as_before else ""
     nights = f" --nights {args.nights}" + (f" --first-night {args.first_night}" if args.first_night else "")
     print(f"`{command}" + (" --no-night" if args.no_night else nights) + "`\n")
     if args.trials:
@@ -729,7 +755,9 @@ def main() -> None:
             if args.underruns > 0:  # the far end is still what was played: the canceller must find the moves
                 sounded, shifts = with_underruns(played, args.underruns, f"night-{night}")
             echo = path.apply(sounded)
-            ears = Ears(pipeline, case, args.detector, scorer, True, args.tail, gate_db, second, settings, spotter)
+            ears = Ears(
+                pipeline, case, args.detector, scorer, True, args.tail, gate_db, second, settings, spotter, args.moves_as_before
+            )
             started = time.perf_counter()
             heard, shorts = ears.hear(echo, played)
             seconds = time.perf_counter() - started
