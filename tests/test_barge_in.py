@@ -138,6 +138,15 @@ def test_stop_said_over_the_host_still_silences_once_the_host_has_finished() -> 
     assert RULE.decide(BargeWords.SILENCE, began_at=11.5, ended_at=12.0, host=finished) is BargeAction.SILENCE
 
 
+def test_a_stop_or_repeat_over_a_talk_the_host_has_since_left_does_nothing() -> None:
+    stopped = HostTalk(started_at=10.0, stopped_at=11.3)  # by the short path, on the first "wait"
+    reading_on = HostTalk(started_at=13.5)  # the next exhibit, asked for before the words were understood
+    for words in (BargeWords.SILENCE, BargeWords.REPEAT):
+        assert RULE.decide(words, began_at=11.0, ended_at=12.0, host=stopped, latest=reading_on) is BargeAction.PASSED
+    assert RULE.decide(BargeWords.SILENCE, began_at=11.0, ended_at=12.0, host=stopped, latest=stopped) is BargeAction.SILENCE
+    assert RULE.decide(BargeWords.OTHER, began_at=11.0, ended_at=12.0, host=stopped, latest=reading_on) is BargeAction.KEEP
+
+
 def test_words_after_the_host_stopped_are_handled_as_always() -> None:
     finished = HostTalk(started_at=10.0, stopped_at=12.0)
     assert RULE.decide(BargeWords.SILENCE, began_at=14.0, ended_at=14.4, host=finished) is BargeAction.NOT_OVER_HOST

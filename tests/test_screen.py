@@ -438,6 +438,7 @@ class FakeVoice:
         self.stops = 0
         self.muted = False
         self.closed = False
+        self.talk: HostTalk | None = None  # the Host's latest talk, as the listener knows it
 
     def say(self, reply: Reply) -> None:
         self.said.append(reply)
@@ -448,6 +449,9 @@ class FakeVoice:
     def toggle_mute(self) -> bool:
         self.muted = not self.muted
         return self.muted
+
+    def host_talk(self) -> HostTalk | None:
+        return self.talk
 
     def close(self) -> None:
         self.closed = True
@@ -754,6 +758,25 @@ async def test_words_said_over_the_host_silence_restart_wait_or_are_dropped() ->
         app.take_heard(heard("no"), after)
         await pilot.pause()
         assert voice.stops == stops + 1  # usable input interrupts the Host as before
+
+
+@pytest.mark.anyio
+async def test_a_stop_understood_after_the_host_has_begun_another_talk_leaves_it_talking() -> None:
+    async with seated_while_the_host_speaks() as (app, pilot, voice):
+        game = app.driver.game
+        # "Wait, wait." over an exhibit: the short path stopped it, and the next exhibit asked for began before the
+        # whole utterance was understood.
+        over_the_first = SaidWhen(began_at=11.0, ended_at=12.0, host=HostTalk(started_at=10.0, stopped_at=11.3))
+        voice.talk = HostTalk(started_at=13.5)
+        stops = voice.stops
+        for words in ("wait, wait", "say that again"):
+            app.take_heard(Heard(words, words, (), 0.95, game.preview(words), needs_confirmation=False), over_the_first)
+            await pilot.pause()
+        assert voice.stops == stops  # the next exhibit is read on
+        assert shown(app, "#heard").endswith("the Host had already stopped.")
+        voice.talk = over_the_first.host  # no other talk since: it silences as ever
+        app.take_heard(Heard("wait", "wait", (), 0.95, game.preview("wait"), needs_confirmation=False), over_the_first)
+        assert voice.stops == stops + 1
 
 
 @pytest.mark.anyio

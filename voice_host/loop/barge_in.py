@@ -7,6 +7,8 @@ when the Host's talk began and stopped), and says what the screen does (`BargeAc
 - "stop", "wait" (and "hold on", "quiet"...): the Host falls silent; nothing goes to the game. Said
   over the Host they never mean give up or no (docs/rulings.md);
 - "repeat" ("say that again"): the current reply again, from its start;
+- either of those understood only once the Host has begun another talk (the short path stopped the one they were
+  said over, and the table asked for more): nothing, the new talk goes on;
 - "next", "skip": the card's commands (next, pass), at once: the Host stops and the game answers;
 - words that only finish the spoken message the Host has just begun to answer ("Next ... round, please.",
   "Read exhibit four ... again, please."): the Host answered at the pause, and nothing more happens;
@@ -74,6 +76,7 @@ class BargeAction(Enum):
     FINISHED = "finished"  # the words finish the message being answered: nothing more happens
     KEEP = "keep"  # handled when the Host stops talking
     DROP = "drop"  # not handled; the Host says so in a word
+    PASSED = "passed"  # would silence or restart a talk the Host has since left for another: nothing happens
 
 
 def silence_words(text: str) -> bool:
@@ -180,12 +183,24 @@ class BargeIn:
         return host.stopped_at is None or began_at < host.stopped_at + self.tail_seconds
 
     def decide(
-        self, words: BargeWords, began_at: float, ended_at: float, host: HostTalk | None, finishing: bool = False
+        self,
+        words: BargeWords,
+        began_at: float,
+        ended_at: float,
+        host: HostTalk | None,
+        finishing: bool = False,
+        latest: HostTalk | None = None,
     ) -> BargeAction:
-        """What happens to words said over the Host; `finishing`: they only finish the message the Host is
-        answering (`finishes`), which counts when that message was spoken and they began soon after."""
+        """What happens to words said over the Host (its talk `host`); `finishing`: they only finish the message the
+        Host is answering (`finishes`), which counts when that message was spoken and they began soon after.
+        `latest`: the Host's latest talk now. Understanding takes a second or two; by then the short path may have
+        stopped the talk the words were over and the Host begun another (the next exhibit asked for): a "wait" or a
+        "repeat" said over the first does nothing to it (live, a late "Wait." stopped the next exhibit 1.3 s into it)."""
         if host is None or not self.over_host(began_at, ended_at, host):
             return BargeAction.NOT_OVER_HOST
+        since = latest is not None and latest.started_at > host.started_at
+        if since and words in (BargeWords.SILENCE, BargeWords.REPEAT):
+            return BargeAction.PASSED
         if words is BargeWords.SILENCE:
             return BargeAction.SILENCE
         if finishing and host.answering_voice and began_at - host.started_at <= self.finishing_seconds:

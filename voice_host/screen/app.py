@@ -41,6 +41,7 @@ from voice_host.loop.barge_in import (
     Answered,
     BargeAction,
     BargeIn,
+    HostTalk,
     barge_words,
     finishes,
     finishing_text,
@@ -98,6 +99,10 @@ class Voice(Protocol):
     def stop(self) -> None: ...
 
     def toggle_mute(self) -> bool: ...
+
+    def host_talk(self) -> HostTalk | None:
+        """The Host's latest talk, on the listener's clock (None: no listener, or it has not talked yet)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -386,7 +391,9 @@ class TableApp(App[int]):
         """Words said over the Host (docs/speech.md "Barge-in"); True when they were dealt with here."""
         words = barge_words((heard.transcript, heard.text), heard.message, is_repeat_request(heard.text, heard.message))
         host = replace(said.host, answering_voice=self._answering_voice)
-        action = self.barge_in.decide(words, said.began_at, said.ended_at, host, finishing=self._finishes_answered(heard))
+        latest = self.voice.host_talk() if self.voice is not None else None
+        finishing = self._finishes_answered(heard)
+        action = self.barge_in.decide(words, said.began_at, said.ended_at, host, finishing=finishing, latest=latest)
         if action in (BargeAction.KEEP, BargeAction.DROP) and self._table_silenced:
             # The Host is silent at the table's word: a card message is taken as always, and talk ("... please.")
             # is only shown, so the Host stays quiet.
@@ -406,6 +413,8 @@ class TableApp(App[int]):
         elif action is BargeAction.KEEP:
             self._kept = heard  # the latest only: what the table said last is what it wants answered
             self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: answered when the Host stops.")
+        elif action is BargeAction.PASSED:
+            self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: the Host had already stopped.")
         elif action is BargeAction.DROP:
             self.heard.show_notice("Heard", f"{heard.transcript.strip()!r}: {ONE_AT_A_TIME}")
             self._say(Reply((ReplyPart(PartKind.SYSTEM, ONE_AT_A_TIME),)))

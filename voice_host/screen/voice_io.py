@@ -15,7 +15,7 @@ from engine.replies import Reply
 from voice_host.ears.audio import AudioUnavailableError
 from voice_host.ears.sound import Audio
 from voice_host.ears.turn import TurnText
-from voice_host.loop.barge_in import Scoring
+from voice_host.loop.barge_in import HostTalk, Scoring
 from voice_host.loop.events import MicLevel, MicStatus
 from voice_host.loop.listener import Listener, ShortHeard, Utterance
 from voice_host.mouth.host_voice import HostVoice
@@ -69,6 +69,9 @@ class VoiceIO(Generic[T]):
 
     def toggle_mute(self) -> bool:
         return self.listener.toggle_mute() if self.listener is not None else True
+
+    def host_talk(self) -> HostTalk | None:
+        return self.listener.host_talk if self.listener is not None else None
 
     def close(self) -> None:
         # The speak-ahead thread is inside piper's native code while it makes a line: a process that
