@@ -65,7 +65,7 @@ HOST_BEFORE_STOP = 2.0  # seconds of the Host reading before the stop word is sa
 STOPPED_QUIET = 1.0  # the Host quiet this long after a stop word: it stopped (where the quiet began)
 NOT_STOPPED = 5.0  # seconds after the stop word with the Host still reading: not stopped
 # Seconds after an exhibit was asked for with the Host not yet reading it: the trial is skipped (a run in session 39
-# waited on one for ten minutes; why the Host did not read it is not known yet).
+# waited on one for ten minutes; in session 40 a late "Wait." from the trial before stopped it, since fixed).
 NOT_READ = 20.0
 
 

@@ -26,11 +26,18 @@ def game_at_question_two() -> Game:
     return game
 
 
-def answer(game: Game, question: str) -> list[str]:
+def answer_or_spent(game: Game, question: str) -> tuple[list[str], bool]:
+    """The Host's own lines in reply to `question`, and whether it spent a question."""
     before = game.state.questions_used
     reply = game.handle(question)
-    assert game.state.questions_used == before, f"{question!r} spent a question"
-    return [p.text for p in reply.parts if p.kind in (PartKind.SYSTEM, PartKind.FULL_STATE)]
+    lines = [p.text for p in reply.parts if p.kind in (PartKind.SYSTEM, PartKind.FULL_STATE)]
+    return lines, game.state.questions_used != before
+
+
+def answer(game: Game, question: str) -> list[str]:
+    lines, spent = answer_or_spent(game, question)
+    assert not spent, f"{question!r} spent a question"
+    return lines
 
 
 def passage(key: str) -> str:
