@@ -1447,6 +1447,49 @@ def test_the_host_s_own_voice_just_after_the_microphone_opens_again_is_never_tak
     assert taken == []
 
 
+class FirstStretchStop:
+    """Scores the first stretch it is given as a clear "Wait."; every later one fits no short word."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, audio: Audio) -> ShortWordScores:
+        self.calls += 1
+        stop = -0.1 if self.calls == 1 else -6.0
+        best = {ShortWord.STOP: stop, ShortWord.REPEAT: -5.0, ShortWord.NEXT: -5.0, ShortWord.SKIP: -7.0}
+        return ShortWordScores(best, {word: word.value for word in best}, seconds=0.01, audio_seconds=len(audio) / RATE)
+
+
+@pytest.mark.parametrize("verdict", ["before the host's voice", "after the host's voice"])
+def test_a_stop_word_whose_verdict_came_as_the_host_s_own_voice_went_on_is_taken(verdict: str) -> None:
+    # Live, "Wait, wait." let the Host read on 3.4 s: "Wait," was scored as more speech began, and that speech
+    # was judged the Host's own voice let through: no player went on, so the stop stands.
+    for went_on, words in (("host", [ShortWord.STOP]), ("player", [])):
+        executor = ManualExecutor()
+        h, far_end, clock, taken = own_voice_harness(SHORT_SETTINGS, FirstStretchStop())
+        h.listener.short_executor = executor
+        host = noise(30, seed=3)
+        player = noise(6, seed=4)
+        # "Wait," over the Host (cancelled exactly), a short pause, then the Host let through (or a player going on).
+        mic = [(host[i] + player[i]).astype(np.float32) for i in range(6)] + host[6:10]
+        feed_with_far_end(h, far_end, clock, mic, host[:10])
+        assert len(executor.waiting) == 1 and taken == []  # "Wait," being scored
+        if went_on == "host":
+            then = moved_echo(host)[10:16]
+        else:
+            then = [(host[i] + n).astype(np.float32) for i, n in zip(range(10, 16), noise(6, seed=8), strict=True)]
+        if verdict == "before the host's voice":
+            feed_with_far_end(h, far_end, clock, then[:1], host[10:11])  # speech again: the verdict is held back
+            executor.run_all()
+            assert taken == []
+            feed_with_far_end(h, far_end, clock, then[1:] + host[16:20], host[11:20])
+        else:
+            feed_with_far_end(h, far_end, clock, then + host[16:20], host[10:20])
+            executor.run_all()
+        executor.run_all()  # (the player's stretch, scored: no short word)
+        assert [t.word for t in taken] == words, (went_on, verdict)
+
+
 class Residue:
     """A canceller that leaves a faint residue of the Host, nothing like what was played (as when it is
     learning the room again): about 24 dB under the microphone."""

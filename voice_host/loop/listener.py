@@ -276,6 +276,10 @@ class Listener(Generic[T]):
         # latest pause long enough to be scored ("Wait." after a murmur that Silero joined to it).
         self._stretch_from = 0.0
         self._short_taken: tuple[int, ShortWord] | None = None  # the pause whose words the short path took, and the word
+        # A stop word whose verdict came after speech resumed, and the pause it was heard in: taken after all if
+        # what resumed was the Host's own voice, let through ("Wait, [the Host] ..."): no player went on.
+        self._stop_went_on: tuple[int, ShortHeard] | None = None
+        self._own_voice_pause: int | None = None  # the latest pause whose stretch was judged the Host's own voice
         # Where the utterance went on after a stop word the short path took, in its samples (None: it did not).
         self._after_stop_from: int | None = None
         # The current pause's scoring: the scores it acted on (or the last stretch's) and its verdict.
@@ -515,6 +519,7 @@ class Listener(Generic[T]):
             began_at = now - (segmenter.utterance_seconds - self._stretch_from)
         if self._own_voice(audio):
             self._short_asked = True  # not scored; the whole utterance is judged again when it ends
+            self._stop_after_own_voice()
             return
         views = rule.views_of(
             ShortViews(audio, self._detected.last(len(audio))),
@@ -573,16 +578,32 @@ class Listener(Generic[T]):
             log.debug("short words %s in %.2f s: %s", [(w.value, round(s, 2)) for w, s in scores.ranked()], scores.seconds, word)
             if word is None or self.on_short_word is None:
                 return
+            heard = ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host)
             with self._lock:
-                if pause != self._pause_id:
-                    return  # speech went on, or the utterance was already handed on
-                if takes_utterance and (word is not ShortWord.STOP or alone or scored.whole):
+                if pause != self._pause_id:  # speech went on, or the utterance was already handed on
+                    if word is not ShortWord.STOP:
+                        return
+                    if self._own_voice_pause != pause + 1:
+                        self._stop_went_on = (pause, heard)  # unless what went on proves the Host's own voice
+                        return
+                elif takes_utterance and (word is not ShortWord.STOP or alone or scored.whole):
                     self._short_taken = (pause, word)
-            self.on_short_word(ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host))
+            self.on_short_word(heard)
 
         future = self.short_executor.submit(self.settings.short_path.take, views, score, self.second_opinion, self.stop_spotter)
         future.add_done_callback(decide)
         return future
+
+    def _stop_after_own_voice(self) -> None:
+        """The latest stretch was the Host's own voice: a stop word heard in the pause just before it, whose verdict
+        was held back since speech went on, is taken after all. Live, "Wait, wait." let the Host read on 3.4 s: the
+        first "Wait," was scored as speech resumed, and the second word, judged the Host's (coherence 0.10), was never
+        scored (a player going on, "Thwaite, where were you?", is not the Host's voice: that verdict stays unused)."""
+        with self._lock:
+            self._own_voice_pause = self._pause_id
+            went_on, self._stop_went_on = self._stop_went_on, None
+        if went_on is not None and went_on[0] == self._pause_id - 1 and self.on_short_word is not None:
+            self.on_short_word(went_on[1])
 
     def _own_voice(self, words: Audio) -> bool:
         """Whether `words`, just heard, are the Host's own voice let through by the canceller: coherent with what
