@@ -499,6 +499,32 @@ def test_repeat_says_the_last_reply_again() -> None:
     assert player.played == [1.0, 2.0, 3.0] * 2
 
 
+def test_after_each_reply_the_mouth_says_it_has_finished() -> None:
+    finished: list[list[float]] = []
+    player = FakePlayer()
+    voice = HostVoice(FakeSynthesizer(), player, after_talk=lambda: finished.append(list(player.played)))
+    voice.say(REPLY)
+    assert voice.wait_idle(timeout=10)
+    voice.close()
+    assert finished == [[1.0, 2.0, 3.0]]  # once, after the whole reply was played
+
+
+def test_settling_the_heap_puts_what_lives_out_of_the_collector_s_sight() -> None:
+    import gc
+
+    from voice_host.screen.voice_io import settle_heap
+
+    kept = [[n] for n in range(1000)]  # long-lived objects the collector would scan at every full collection
+    before = gc.get_freeze_count()
+    try:
+        settle_heap()
+        assert gc.get_freeze_count() >= before + len(kept)
+        frozen = {id(x) for x in kept}
+        assert not any(id(x) in frozen for x in gc.get_objects(generation=2))  # a full collection no longer scans them
+    finally:
+        gc.unfreeze()
+
+
 def test_a_ledger_only_reply_says_nothing() -> None:
     player = FakePlayer()
     h = Harness()

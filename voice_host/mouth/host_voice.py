@@ -59,8 +59,10 @@ class HostVoice:
         clock: Callable[[], float] = time.monotonic,
         on_sentence: Callable[[Reply, SpeechLine], None] | None = None,
         on_speaker_lost: Callable[[], None] | None = None,
+        after_talk: Callable[[], None] | None = None,
     ) -> None:
         self.synthesizer = synthesizer
+        self.after_talk = after_talk  # called on the mouth's thread when a reply has been said (or stopped)
         self.on_speaker_lost = on_speaker_lost  # told once per loss; the reply being said is dropped
         self._told_lost = False
         self.on_sentence = on_sentence
@@ -180,3 +182,5 @@ class HostVoice:
                 self._speaking = False
                 if self.listener is not None:
                     self.listener.end_speaking()
+            if self.after_talk is not None:
+                self.after_talk()

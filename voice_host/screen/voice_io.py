@@ -4,6 +4,7 @@ the Host's first word out soonest.
 
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 import time
@@ -87,6 +88,18 @@ class VoiceIO(Generic[T]):
             self.player.close()
 
 
+def settle_heap() -> None:
+    """Collect what has died, then put everything still alive out of the collector's sight (`gc.freeze`), so that its
+    next full collection scans only what is made after. Unfrozen, those collections scanned the models, the screen and
+    the case every minute or so, holding the interpreter 90-280 ms: live, the speaker's and the microphone's callbacks
+    ran late, the sound server under- or overran, and the echo's delay moved (the microphone shut over the Host after
+    each; docs/benchmarks.md "Full collections and the echo's delay"). Called once the voice side is open and after
+    each reply, when what a reply made is all there is to scan (7-34 ms live). The cost: a frozen object that later
+    dies in a cycle is never freed (what lives past a reply mostly lives all night)."""
+    gc.collect()
+    gc.freeze()
+
+
 def _prepare(synthesizer: Synthesizer, lines: Sequence[SpeechLine], stop: threading.Event) -> None:
     started = time.perf_counter()
     try:
@@ -95,6 +108,7 @@ def _prepare(synthesizer: Synthesizer, lines: Sequence[SpeechLine], stop: thread
         log.exception("lines could not be made ahead; replies are made as they come")
         return
     log.info("%d opening lines made ahead in %.1f s", made, time.perf_counter() - started)
+    settle_heap()
 
 
 def open_voice(
@@ -162,7 +176,9 @@ def open_voice(
             voices = default_voice_map(suspect_keys)
         synthesizer = Synthesizer(voices, output_rate=player.sample_rate)
         synthesizer.preload()
-        voice = HostVoice(synthesizer, player, None, on_sentence=on_sentence, on_speaker_lost=on_speaker_lost)
+        voice = HostVoice(
+            synthesizer, player, None, on_sentence=on_sentence, on_speaker_lost=on_speaker_lost, after_talk=settle_heap
+        )
     io: VoiceIO[T] = VoiceIO(None, voice, player, tuple(problems))
     if on_speaker_ready is not None and voice is not None:
         on_speaker_ready(io)
@@ -203,6 +219,7 @@ def open_voice(
     io.problems = tuple(problems)
     if synthesizer is not None and speak_ahead:
         io.speak_ahead(synthesizer, speak_ahead)
+    settle_heap()
     log.info(
         "voice side open: speaker %s, microphone %s%s",
         "yes" if player is not None else "no",
