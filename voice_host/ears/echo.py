@@ -74,10 +74,7 @@ class FarEnd:
     times jitter by tens of milliseconds (a callback served late), so the far end moves only when the
     median of the last `votes` blocks' offsets is more than `realign_seconds` from where it is: a
     steady offset that small the canceller's filter takes in its stride, and every move costs it a
-    little re-adapting. Stream times that run away from the sound (live, once in a few runs, the speaker's stopped
-    advancing from the start: the far end moved half a second every half second all night, and the canceller was
-    never trusted) are given up: after `runaways` moves in a row, each over `runaway_seconds` the same way, the two
-    are matched by count from then on. Without times (files, benchmarks) they are matched by count, and
+    little re-adapting. Without times (files, benchmarks) they are matched by count, and
     when more than `max_lag_seconds` piles up (the microphone opened late, or stalled) the oldest is
     dropped, so the echo stays within the canceller's reach.
     """
@@ -88,18 +85,11 @@ class FarEnd:
         sample_rate: int = SAMPLE_RATE,
         realign_seconds: float = 0.02,
         votes: int = 16,
-        runaway_seconds: float = 0.25,
-        runaways: int = 6,
     ) -> None:
         self.sample_rate = sample_rate
         self.max_lag_seconds = max_lag_seconds
         self.realign_seconds = realign_seconds
         self.votes = votes
-        self.runaway_seconds = runaway_seconds
-        self.runaways = runaways
-        self._far_moves = 0  # moves of the far end in a row, each over `runaway_seconds`, all one way
-        self._later = False  # the way they went
-        self._times_run_away = False  # the stream times are given up: matched by count
         self._lock = threading.Lock()
         self._pushed: deque[tuple[Audio, int, float | None]] = deque()
         self._resampler: Any = None
@@ -141,7 +131,7 @@ class FarEnd:
             pushed = list(self._pushed)
             self._pushed.clear()
         self._converted = np.concatenate([self._converted, *(self._convert(*block) for block in pushed)])
-        if heard_at is None or self._anchor is None or self._times_run_away:
+        if heard_at is None or self._anchor is None:
             out = self._take_by_count(count)
         else:
             out = self._take_by_time(count, heard_at)
@@ -183,9 +173,10 @@ class FarEnd:
         if len(self._offsets) == self.votes:
             offset = float(np.median(self._offsets))
             if abs(offset) > self.realign_seconds * self.sample_rate:
+                # (live, once in a few runs, these moves ran half a second every half second all night: session 41)
+                log.debug("the far end moved %+.0f ms to where the stream times say", 1000 * offset / self.sample_rate)
                 self._next += round(offset)
                 self._offsets.clear()
-                self._watch_runaway(offset)
         out = np.zeros(count, dtype=np.float32)
         first = self._next - self._start
         lo, hi = max(0, first), min(len(self._converted), first + count)
@@ -196,21 +187,6 @@ class FarEnd:
         self._drop(min(len(self._converted), self._next - self._start - self.sample_rate))
         return out
 
-    def _watch_runaway(self, offset: float) -> None:
-        """Count the far end's large moves one way in a row; after `runaways` of them, give the stream times up."""
-        if abs(offset) <= self.runaway_seconds * self.sample_rate:
-            self._far_moves = 0
-            return
-        later = offset > 0
-        self._far_moves = self._far_moves + 1 if self._far_moves and later == self._later else 1
-        self._later = later
-        if self._far_moves >= self.runaways:
-            self._times_run_away = True
-            log.warning(
-                "the devices' stream times run away from the sound (the far end moved %d times in a row, %.1f s the "
-                "last): it is matched to the microphone by count from now on", self._far_moves, offset / self.sample_rate,
-            )  # fmt: skip
-
     def _drop(self, count: int) -> None:
         if count > 0:
             self._converted = self._converted[count:]
@@ -219,7 +195,7 @@ class FarEnd:
     @property
     def matched_by_time(self) -> bool:
         """The last blocks were matched to the microphone by the devices' stream times (not by count)."""
-        return self._next is not None and not self._times_run_away
+        return self._next is not None
 
     def quiet_seconds(self) -> float:
         """How long the far end has been silent, as of the last sample taken."""
