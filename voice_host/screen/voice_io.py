@@ -86,6 +86,7 @@ class VoiceIO(Generic[T]):
             self.listener.stop()
         if self.player is not None:
             self.player.close()
+        gc.unfreeze()  # (`settle_heap`) frozen, the models' native objects would go unfreed at exit, and nanobind says so
 
 
 def settle_heap() -> None:
