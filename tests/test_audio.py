@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from voice_host.ears import audio
-from voice_host.ears.audio import Capture, DeviceLostError, Player
+from voice_host.ears.audio import Capture, DeviceClock, DeviceLostError, Player
 
 NO_STATUS = types.SimpleNamespace(input_overflow=False)
 
@@ -47,6 +47,55 @@ def test_capture_drain_empties_the_queue() -> None:
     for _ in range(3):
         capture._on_block(np.zeros((4, 1), np.float32), 4, None, NO_STATUS)
     assert capture.drain() == 3 and capture.drain() == 0
+
+
+def test_sound_stream_times_are_kept_as_the_device_gives_them() -> None:
+    clock = DeviceClock()
+    assert clock.time_of(100.0, 99.96, 0.032) == 99.96
+    assert clock.time_of(100.032, 99.99, 0.032) == 99.99  # jitter of a callback served late is the device's to say
+    assert clock.time_of(None, 99.5, 0.032) == 99.5  # no current time to check it by
+    assert clock.time_of(100.1, None, 0.032) is None  # the device does not say
+    assert clock.untrusted_blocks == 0 and clock.usual_apart == pytest.approx(-0.042)
+
+
+def test_stream_times_gone_to_garbage_are_counted_on_near_the_real_clock() -> None:
+    # Live (session 42): the microphone's times jumped 2**60 ns away and then ran at twice real time.
+    clock = DeviceClock()
+    block = 0.032
+    times = [clock.time_of(100.0 + i * block, 100.0 - 0.04 + i * block, block) for i in range(10)]
+    garbage = [clock.time_of(100.32 + i * block, -1.15e9 + 2 * i * block, block) for i in range(300)]
+    assert times[-1] == pytest.approx(100.248)
+    assert clock.untrusted_blocks == 300
+    steps = np.diff([times[-1], *garbage])
+    assert np.all(np.abs(steps - block) < 0.005)  # counted on, a block at a time
+    assert garbage[-1] == pytest.approx(100.32 + 299 * block - 0.04, abs=0.005)  # where the device's time would be
+
+
+def test_counted_times_follow_the_real_clock_through_late_callbacks() -> None:
+    clock = DeviceClock(usual_apart=-0.05)  # garbage from the first block: the guess
+    block = 0.032
+    late = [0.0, 0.03, 0.0, 0.0, 0.06, 0.0, 0.0, 0.0] * 40  # callbacks served late now and then
+    got = [clock.time_of(50.0 + i * block + delay, 1e9, block) for i, delay in enumerate(late)]
+    assert got[0] == pytest.approx(49.95)
+    assert np.all(np.abs(np.diff(got) - block) < 0.005)  # the jitter is not passed on
+    assert got[-1] - (50.0 + (len(late) - 1) * block - 0.05) == pytest.approx(np.mean(late), abs=0.01)
+
+
+def test_a_restarted_stream_counts_from_its_next_block() -> None:
+    clock = DeviceClock()
+    clock.time_of(10.0, 1e9, 0.032)
+    clock.restart()
+    assert clock.time_of(500.0, 1e9, 0.032) == pytest.approx(500.0)
+    assert clock.untrusted_blocks == 1
+
+
+def test_capture_times_its_blocks_by_the_checked_clock() -> None:
+    capture = Capture(block_size=4)
+    capture._stream = object()
+    at = types.SimpleNamespace(currentTime=20.0, inputBufferAdcTime=20.0 - 2**60 / 1e9)
+    capture._on_block(np.zeros((4, 1), np.float32), 4, at, NO_STATUS)
+    assert capture.read(timeout=0.01) is not None
+    assert capture.last_block_time == pytest.approx(19.95)  # the current time, less a block's usual capture
 
 
 def _pull(player: Player, frames: int) -> np.ndarray:
@@ -177,6 +226,16 @@ def test_the_player_knows_when_its_last_sample_sounds() -> None:
     assert player.sounding_seconds(-100.0) == player.most_sounding_seconds  # a clock gone wrong
     player._fill(out, 1000, types.SimpleNamespace(outputBufferDacTime=0.0), None)  # silence: the last sound stays
     assert player.sounds_until == pytest.approx(10.025)
+
+
+def test_the_player_times_its_blocks_by_the_checked_clock() -> None:
+    far_end = audio.FarEnd(sample_rate=20_000)
+    player = Player(sample_rate=20_000, far_end=far_end)
+    player.play(np.ones(500, np.float32))
+    garbage = types.SimpleNamespace(currentTime=10.0, outputBufferDacTime=10.0 + 2**60 / 1e9)
+    player._fill(np.zeros((1000, 1), dtype=np.float32), 1000, garbage, None)
+    assert player.sounds_until == pytest.approx(10.125)  # the current time, a block's usual wait and 25 ms
+    assert far_end._pushed[-1][2] == pytest.approx(10.1)
 
 
 def test_waiting_lasts_until_what_the_device_holds_has_sounded(monkeypatch: pytest.MonkeyPatch) -> None:

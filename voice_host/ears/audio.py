@@ -22,6 +22,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -163,6 +164,54 @@ def stream_time(time_info: Any, name: str) -> float | None:
     return float(getattr(time_info, name, 0.0)) or None
 
 
+@dataclass
+class DeviceClock:
+    """When a stream's blocks were captured or sound, from PortAudio's stream times, checked.
+
+    A block's device time (`inputBufferAdcTime`, `outputBufferDacTime`) is the stream's current time
+    minus or plus what the sound server holds. Through PulseAudio's ALSA plugin that held amount sometimes
+    comes back as garbage from the start and stays so: live, in about one run in four, the microphone's
+    times jumped 2**60 ns away and then ran at twice real time, so the echo canceller never found the Host's
+    voice (session 42). A device time more than `most_apart` seconds from the current time is such garbage;
+    then the block's time is counted on from the last one (`seconds` per block) and pulled a little towards
+    the current time plus its usual distance, so it follows the real clock without the callbacks' jitter.
+    """
+
+    most_apart: float = 2.0
+    pull: float = 0.05  # how much of the gap to the current time a counted block takes up
+    # The device time minus the current time while they were sound; until then a guess that errs towards the
+    # echo coming after the far end (the canceller can follow that; an echo come first it cannot).
+    usual_apart: float = 0.0
+    untrusted_blocks: int = 0  # blocks whose device time was garbage
+    _last: float | None = field(default=None, repr=False)  # the last block's time, as given
+
+    def restart(self) -> None:
+        """The stream was opened again: count from its next block."""
+        self._last = None
+        self.untrusted_blocks = 0
+
+    def time_of(self, current: float | None, device: float | None, seconds: float) -> float | None:
+        """The time of a block of `seconds` whose callback says `current` and `device` (None: unknown)."""
+        if current is None or device is None:
+            self._last = device
+            return device
+        if abs(device - current) <= self.most_apart:
+            self.usual_apart = device - current
+            self._last = device
+            return device
+        if self.untrusted_blocks == 0:
+            log.info(
+                "the sound server's stream times are off by %.0f s (its current time %.3f); counting this stream's blocks",
+                device - current,
+                current,
+            )
+        self.untrusted_blocks += 1
+        measured = current + self.usual_apart
+        counted = measured if self._last is None else self._last + seconds
+        self._last = counted + self.pull * (measured - counted)
+        return self._last
+
+
 class Rechunker:
     """Audio at one rate in, fixed-size blocks at another out (soxr's streaming resampler), each with the
     stream time of its first sample when the input's is known."""
@@ -220,6 +269,7 @@ class Capture:
         # PortAudio's stream time of the first sample of the block `read` last returned (None: unknown):
         # the echo canceller matches it to what the speaker played then (`FarEnd`).
         self.last_block_time: float | None = None
+        self.clock = DeviceClock(usual_apart=-0.05)  # a microphone's block was captured before its callback
         self._stream: Any = None
         self._failed = threading.Event()
         self._last_block = 0.0
@@ -235,6 +285,7 @@ class Capture:
         self.device_rate = check_microphone(self.device, self.sample_rate)
         converting = self.device_rate != self.sample_rate
         self._rechunker = Rechunker(self.device_rate, self.sample_rate, self.block_size) if converting else None
+        self.clock.restart()
         self._failed.clear()
         try:
             self._stream = sd.InputStream(
@@ -257,7 +308,9 @@ class Capture:
         if status.input_overflow:
             self.overflows += 1
         block = np.array(indata[:, 0], dtype=np.float32)
-        at = stream_time(time_info, "inputBufferAdcTime")
+        at = self.clock.time_of(
+            stream_time(time_info, "currentTime"), stream_time(time_info, "inputBufferAdcTime"), frames / self.device_rate
+        )
         if self._rechunker is None:
             self._queue_block((block, at))
         else:
@@ -362,10 +415,12 @@ class Player:
         # device holds about 0.1 s more than the queue: the Host has not stopped until that has sounded.
         self.sounds_until: float | None = None
         self.most_sounding_seconds = 1.0  # a device clock gone wrong never holds the Host longer than this
+        self.clock = DeviceClock(usual_apart=0.1)  # a speaker's block sounds after its callback
 
     def start(self) -> None:
         sd = sounddevice_module()
         self.device_rate = check_speaker(self.device, self.sample_rate)
+        self.clock.restart()
         try:
             self._stream = sd.OutputStream(
                 device=self.device,
@@ -397,7 +452,9 @@ class Player:
                 if self._offset >= len(head):
                     self._buffer.popleft()
                     self._offset = 0
-            sounds_at = stream_time(time_info, "outputBufferDacTime")
+            sounds_at = self.clock.time_of(
+                stream_time(time_info, "currentTime"), stream_time(time_info, "outputBufferDacTime"), frames / self.device_rate
+            )
             if written:
                 self._taken_at = time.monotonic()
                 self.sounds_until = None if sounds_at is None else sounds_at + written / self.device_rate

@@ -173,8 +173,12 @@ class FarEnd:
         if len(self._offsets) == self.votes:
             offset = float(np.median(self._offsets))
             if abs(offset) > self.realign_seconds * self.sample_rate:
-                # (live, once in a few runs, these moves ran half a second every half second all night: session 41)
-                log.debug("the far end moved %+.0f ms to where the stream times say", 1000 * offset / self.sample_rate)
+                log.debug(
+                    "the far end moved %+.0f ms to where the stream times say (microphone at %.3f, far end anchored at %.3f)",
+                    1000 * offset / self.sample_rate,
+                    heard_at,
+                    sounded_at,
+                )
                 self._next += round(offset)
                 self._offsets.clear()
         out = np.zeros(count, dtype=np.float32)
