@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from voice_host.ears import audio
-from voice_host.ears.audio import Capture, DeviceClock, DeviceLostError, Player
+from voice_host.ears.audio import Capture, CaptureClock, DeviceClock, DeviceLostError, Player
 
 NO_STATUS = types.SimpleNamespace(input_overflow=False)
 
@@ -89,13 +89,63 @@ def test_a_restarted_stream_counts_from_its_next_block() -> None:
     assert clock.untrusted_blocks == 1
 
 
-def test_capture_times_its_blocks_by_the_checked_clock() -> None:
+def test_blocks_are_counted_from_the_ones_that_arrived_soonest() -> None:
+    clock = CaptureClock(margin=0.02)
+    block = 0.032
+    late = [0.0, 0.03, 0.004, 0.011, 0.09, 0.002, 0.0, 0.05] * 8  # callbacks served late now and then
+    # A block arrives once it has been captured whole, 8 ms after that at the soonest.
+    got = [clock.time_of(100.0 + (i + 1) * block + 0.008 + delay, None, block) for i, delay in enumerate(late)]
+    assert np.allclose(np.diff(got), block)  # the jitter is not passed on
+    captured = [100.0 + i * block for i in range(len(late))]
+    assert np.allclose(np.subtract(got, captured), 0.008 - 0.02)  # placed by the soonest, a margin early
+
+
+def test_a_startup_backlog_is_placed_once_the_blocks_come_at_their_pace() -> None:
+    clock = CaptureClock(margin=0.0)
+    block = 0.032
+    # The sound server held a second of sound when the stream opened: its 31 blocks come at once, then each
+    # block as soon as it has been captured.
+    captured = [50.0 + i * block for i in range(90)]
+    arrivals = [51.0 + 0.001 * i for i in range(31)] + [at + block for at in captured[31:]]
+    got = [clock.time_of(at, None, block) for at in arrivals]
+    assert got[0] > captured[0] + 0.9  # the backlog is not known yet
+    assert np.allclose(got[31:], captured[31:])
+
+
+def test_the_microphone_s_own_stream_times_are_not_needed() -> None:
+    # Live (session 42): `inputBufferAdcTime` jumped 2**60 ns away and ran at twice real time.
+    clock = CaptureClock(margin=0.0)
+    got = [clock.time_of(10.0 + 0.032 * (i + 1), -1.15e9 + 0.064 * i, 0.032) for i in range(100)]
+    assert np.allclose(got, [10.0 + 0.032 * i for i in range(100)])
+    assert CaptureClock().time_of(None, 12.5, 0.032) == 12.5  # no current time: the device's, as it is
+
+
+def test_sound_lost_at_the_microphone_is_followed_within_the_window() -> None:
+    clock = CaptureClock(window_blocks=32, margin=0.0)
+    block = 0.032
+    for i in range(100):
+        clock.time_of(10.0 + block * (i + 1), None, block)
+    # 0.2 s of sound lost: the next blocks arrive that much later than the count says.
+    got = [clock.time_of(10.2 + block * (i + 1), None, block) for i in range(100, 140)]
+    assert got[0] == pytest.approx(10.0 + block * 100)  # at first, placed as before
+    assert got[-1] == pytest.approx(10.2 + block * 139)  # then where the blocks now come
+
+
+def test_a_reopened_microphone_counts_from_its_next_block() -> None:
+    clock = CaptureClock(margin=0.0)
+    for i in range(10):
+        clock.time_of(10.0 + 0.032 * (i + 1), None, 0.032)
+    clock.restart()
+    assert clock.time_of(500.032, None, 0.032) == pytest.approx(500.0)
+
+
+def test_capture_times_its_blocks_by_when_they_arrive() -> None:
     capture = Capture(block_size=4)
     capture._stream = object()
     at = types.SimpleNamespace(currentTime=20.0, inputBufferAdcTime=20.0 - 2**60 / 1e9)
     capture._on_block(np.zeros((4, 1), np.float32), 4, at, NO_STATUS)
     assert capture.read(timeout=0.01) is not None
-    assert capture.last_block_time == pytest.approx(19.95)  # the current time, less a block's usual capture
+    assert capture.last_block_time == pytest.approx(20.0 - 4 / 16_000 - capture.clock.margin)
 
 
 def _pull(player: Player, frames: int) -> np.ndarray:

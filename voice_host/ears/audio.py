@@ -166,15 +166,14 @@ def stream_time(time_info: Any, name: str) -> float | None:
 
 @dataclass
 class DeviceClock:
-    """When a stream's blocks were captured or sound, from PortAudio's stream times, checked.
+    """When the speaker's blocks sound, from PortAudio's stream times, checked.
 
-    A block's device time (`inputBufferAdcTime`, `outputBufferDacTime`) is the stream's current time
-    minus or plus what the sound server holds. Through PulseAudio's ALSA plugin that held amount sometimes
-    comes back as garbage from the start and stays so: live, in about one run in four, the microphone's
-    times jumped 2**60 ns away and then ran at twice real time, so the echo canceller never found the Host's
-    voice (session 42). A device time more than `most_apart` seconds from the current time is such garbage;
-    then the block's time is counted on from the last one (`seconds` per block) and pulled a little towards
-    the current time plus its usual distance, so it follows the real clock without the callbacks' jitter.
+    A block's device time (`outputBufferDacTime`) is the stream's current time plus what the sound server
+    holds. Through PulseAudio's ALSA plugin the microphone's held amount came back as garbage in about one
+    live run in four (`CaptureClock`); the speaker's never has, but a device time more than `most_apart`
+    seconds from the current time would be such garbage: then the block's time is counted on from the last
+    one (`seconds` per block) and pulled a little towards the current time plus its usual distance, so it
+    follows the real clock without the callbacks' jitter.
     """
 
     most_apart: float = 2.0
@@ -210,6 +209,45 @@ class DeviceClock:
         counted = measured if self._last is None else self._last + seconds
         self._last = counted + self.pull * (measured - counted)
         return self._last
+
+
+@dataclass
+class CaptureClock:
+    """When each microphone block's first sample was captured, placed by when the blocks arrive.
+
+    PortAudio's own answer (`inputBufferAdcTime`: the stream's current time less what the sound server says
+    it holds) went wrong live through PulseAudio's ALSA plugin: in most runs it wandered up to 3 s from the
+    truth for the first 10-20 s while the blocks came at a steady pace, and in about one run in four it
+    jumped 2**60 ns away and ran at twice real time all night, so the echo canceller never found the Host's
+    voice (session 42). The blocks are a better clock: each is `seconds` of sound after the one before, and
+    none arrives (its callback's current time) before it was captured and its own length has passed. So the
+    stream's start is placed by the blocks that came soonest, the lowest "arrived at, less the sound before
+    it" of the last `window_blocks` (a window, to follow sound lost or a device clock that drifts), and each
+    block is counted from there. `margin` errs early: the canceller can follow an echo that comes after the
+    far end, not one that comes before it.
+    """
+
+    window_blocks: int = 32
+    margin: float = 0.02
+    _elapsed: float = field(default=0.0, repr=False)  # seconds of sound before the next block
+    _starts: deque[float] = field(default_factory=deque, repr=False)  # where recent blocks place the start
+
+    def restart(self) -> None:
+        """The stream was opened again: its next block is its first."""
+        self._elapsed = 0.0
+        self._starts.clear()
+
+    def time_of(self, current: float | None, device: float | None, seconds: float) -> float | None:
+        """The capture time of a block of `seconds` whose callback says `current` and `device` (None: unknown);
+        the device's own time only when there is no current time to place the blocks by."""
+        if current is None:
+            return device
+        elapsed = self._elapsed
+        self._elapsed += seconds
+        self._starts.append(current - elapsed)
+        if len(self._starts) > self.window_blocks:
+            self._starts.popleft()
+        return min(self._starts) + elapsed - seconds - self.margin
 
 
 class Rechunker:
@@ -269,7 +307,7 @@ class Capture:
         # PortAudio's stream time of the first sample of the block `read` last returned (None: unknown):
         # the echo canceller matches it to what the speaker played then (`FarEnd`).
         self.last_block_time: float | None = None
-        self.clock = DeviceClock(usual_apart=-0.05)  # a microphone's block was captured before its callback
+        self.clock = CaptureClock()
         self._stream: Any = None
         self._failed = threading.Event()
         self._last_block = 0.0
