@@ -278,6 +278,15 @@ def test_the_player_knows_when_its_last_sample_sounds() -> None:
     assert player.sounds_until == pytest.approx(10.025)
 
 
+def test_the_player_counts_the_times_the_device_ran_dry() -> None:
+    player = Player()
+    out = np.zeros((256, 1), dtype=np.float32)
+    player._fill(out, 256, None, types.SimpleNamespace(output_underflow=True))
+    player._fill(out, 256, None, types.SimpleNamespace(output_underflow=False))
+    player._fill(out, 256, None, None)
+    assert player.underflows == 1
+
+
 def test_the_player_times_its_blocks_by_the_checked_clock() -> None:
     far_end = audio.FarEnd(sample_rate=20_000)
     player = Player(sample_rate=20_000, far_end=far_end)

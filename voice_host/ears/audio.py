@@ -441,6 +441,8 @@ class Player:
         self.block_size = block_size
         self.stall_seconds = stall_seconds  # audio queued but none taken this long: the speaker is gone
         self.lost = False
+        self.underflows = 0  # callbacks the device had run dry before (PortAudio's output underflow)
+        self._underflows_told = 0
         self._taken_at = time.monotonic()  # when the device last took audio (or audio was queued on an idle player)
         self._buffer: deque[tuple[Audio, Callable[[], None] | None]] = deque()
         self._offset = 0  # samples of _buffer[0] already played
@@ -475,6 +477,8 @@ class Player:
         _opened(self)
 
     def _fill(self, outdata: Any, frames: int, time_info: Any, status: Any) -> None:
+        if getattr(status, "output_underflow", False):
+            self.underflows += 1
         out = outdata[:, 0]
         written = 0
         with self._lock:
@@ -512,6 +516,9 @@ class Player:
         if self.check_lost() and not self._restart():
             return  # still no speaker: the words stay on the screen
         audio = np.asarray(audio, dtype=np.float32)
+        if self.underflows != self._underflows_told:  # (told here, off the audio thread)
+            self._underflows_told = self.underflows
+            log.debug("the speaker has run dry %d times", self.underflows)
         if self.device_rate != self.sample_rate:
             audio = soxr.resample(audio, self.sample_rate, self.device_rate).astype(np.float32)
         with self._lock:
