@@ -19,8 +19,8 @@ the matcher, the engine's classifier) -> `barge_words`.
   silence, in parts: Silero's lag (the word's end to where Silero's pause began, audio time), the pause
   waited (audio time), recognition (the short path's scoring, wall time under whatever load the machine
   has, and its processor time, all threads: near its wall time on an idle machine), and one block of
-  the speaker's buffer (1024 samples at 22.05 kHz) for `Player.stop`. A stop word the short path
-  misses may still be acted on by the whole understanding (its pause and wall time instead).
+  the speaker's buffer (`SPEAKER_BLOCK_SAMPLES` at 22.05 kHz; 1024 before session 42) for `Player.stop`.
+  A stop word the short path misses may still be acted on by the whole understanding (its pause and wall time instead).
 - other words: fixtures of the same split (table talk, and short messages that are not next, skip or repeat) said
   over the Host the same way: any that would act at once (a short word taken, or `barge_words` on the
   whole understanding) is a false stop. With the whole understanding, each is also judged as the Host keeps it
@@ -56,14 +56,14 @@ from audio_fixtures.acoustics import RoomImpulses, active_rms, in_room  # noqa: 
 from audio_fixtures.echo import EchoPath, Shift, echo_path, with_underruns  # noqa: E402
 from engine.replies import Reply  # noqa: E402
 from voice_host.ears.echo import GATE_DB, TAIL_SECONDS  # noqa: E402
-from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, Audio  # noqa: E402
+from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, SPEAKER_BLOCK_SAMPLES, Audio  # noqa: E402
 from voice_host.loop.barge_in import ShortPath  # noqa: E402
 from voice_host.loop.listener import ListenerSettings  # noqa: E402
 
 STOP_WORDS = ("Stop.", "Wait.", "Stop!", "Hold on.", "Wait, wait.", "Stop, please.")
 WARM_SECONDS = 10.0
 TRIAL_SECONDS = 12.0
-SPEAKER_BLOCK_SECONDS = 1024 / PLAYBACK_RATE  # Player's block: what is already in the device when stop() comes
+SPEAKER_BLOCK_SECONDS = SPEAKER_BLOCK_SAMPLES / PLAYBACK_RATE  # Player's block: what is already in the device when stop() comes
 GAP_SECONDS = 1.0  # between one reply and the next in the night
 
 

@@ -403,7 +403,7 @@ def test_a_speaker_that_refuses_piper_s_rate_plays_converted_audio(monkeypatch: 
     monkeypatch.setattr(audio, "sounddevice_module", lambda: fake)
     player = Player()
     player.start()
-    assert fake.opened == [("output", 44_100, 1024)] and player.device_rate == 44_100
+    assert fake.opened == [("output", 44_100, 1024)] and player.device_rate == 44_100  # 512 at 22.05 kHz, as long
     player.play(_tone(22_050, 0.5))
     queued = player._buffer[0][0]
     assert abs(len(queued) - 22_050) <= 2  # half a second at 44.1 kHz

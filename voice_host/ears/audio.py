@@ -31,7 +31,7 @@ import numpy as np
 import soxr
 
 from voice_host.ears.echo import FarEnd
-from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, Audio
+from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, SPEAKER_BLOCK_SAMPLES, Audio
 
 log = logging.getLogger(__name__)
 
@@ -431,7 +431,7 @@ class Player:
         self,
         device: int | str | None = None,
         sample_rate: int = PLAYBACK_RATE,
-        block_size: int = 1024,
+        block_size: int = SPEAKER_BLOCK_SAMPLES,
         stall_seconds: float = 2.0,
         far_end: FarEnd | None = None,
     ) -> None:
@@ -466,7 +466,7 @@ class Player:
                 device=self.device,
                 channels=1,
                 samplerate=self.device_rate,
-                blocksize=self.block_size,
+                blocksize=round(self.block_size * self.device_rate / self.sample_rate),  # the same length at any rate
                 dtype="float32",
                 callback=self._fill,
             )
