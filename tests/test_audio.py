@@ -12,8 +12,14 @@ import pytest
 
 from voice_host.ears import audio
 from voice_host.ears.audio import Capture, CaptureClock, DeviceClock, DeviceLostError, Player
+from voice_host.ears.echo import FarEnd
 
 NO_STATUS = types.SimpleNamespace(input_overflow=False)
+
+
+def _known(at: float | None) -> float:
+    assert at is not None
+    return at
 
 
 def test_capture_queues_copies_and_drops_the_oldest_when_full() -> None:
@@ -62,8 +68,8 @@ def test_stream_times_gone_to_garbage_are_counted_on_near_the_real_clock() -> No
     # Live (session 42): the microphone's times jumped 2**60 ns away and then ran at twice real time.
     clock = DeviceClock()
     block = 0.032
-    times = [clock.time_of(100.0 + i * block, 100.0 - 0.04 + i * block, block) for i in range(10)]
-    garbage = [clock.time_of(100.32 + i * block, -1.15e9 + 2 * i * block, block) for i in range(300)]
+    times = [_known(clock.time_of(100.0 + i * block, 100.0 - 0.04 + i * block, block)) for i in range(10)]
+    garbage = [_known(clock.time_of(100.32 + i * block, -1.15e9 + 2 * i * block, block)) for i in range(300)]
     assert times[-1] == pytest.approx(100.248)
     assert clock.untrusted_blocks == 300
     steps = np.diff([times[-1], *garbage])
@@ -75,7 +81,7 @@ def test_counted_times_follow_the_real_clock_through_late_callbacks() -> None:
     clock = DeviceClock(usual_apart=-0.05)  # garbage from the first block: the guess
     block = 0.032
     late = [0.0, 0.03, 0.0, 0.0, 0.06, 0.0, 0.0, 0.0] * 40  # callbacks served late now and then
-    got = [clock.time_of(50.0 + i * block + delay, 1e9, block) for i, delay in enumerate(late)]
+    got = [_known(clock.time_of(50.0 + i * block + delay, 1e9, block)) for i, delay in enumerate(late)]
     assert got[0] == pytest.approx(49.95)
     assert np.all(np.abs(np.diff(got) - block) < 0.005)  # the jitter is not passed on
     assert got[-1] - (50.0 + (len(late) - 1) * block - 0.05) == pytest.approx(np.mean(late), abs=0.01)
@@ -94,7 +100,7 @@ def test_blocks_are_counted_from_the_ones_that_arrived_soonest() -> None:
     block = 0.032
     late = [0.0, 0.03, 0.004, 0.011, 0.09, 0.002, 0.0, 0.05] * 8  # callbacks served late now and then
     # A block arrives once it has been captured whole, 8 ms after that at the soonest.
-    got = [clock.time_of(100.0 + (i + 1) * block + 0.008 + delay, None, block) for i, delay in enumerate(late)]
+    got = [_known(clock.time_of(100.0 + (i + 1) * block + 0.008 + delay, None, block)) for i, delay in enumerate(late)]
     assert np.allclose(np.diff(got), block)  # the jitter is not passed on
     captured = [100.0 + i * block for i in range(len(late))]
     assert np.allclose(np.subtract(got, captured), 0.008 - 0.02)  # placed by the soonest, a margin early
@@ -107,7 +113,7 @@ def test_a_startup_backlog_is_placed_once_the_blocks_come_at_their_pace() -> Non
     # block as soon as it has been captured.
     captured = [50.0 + i * block for i in range(90)]
     arrivals = [51.0 + 0.001 * i for i in range(31)] + [at + block for at in captured[31:]]
-    got = [clock.time_of(at, None, block) for at in arrivals]
+    got = [_known(clock.time_of(at, None, block)) for at in arrivals]
     assert got[0] > captured[0] + 0.9  # the backlog is not known yet
     assert np.allclose(got[31:], captured[31:])
 
@@ -115,7 +121,7 @@ def test_a_startup_backlog_is_placed_once_the_blocks_come_at_their_pace() -> Non
 def test_the_microphone_s_own_stream_times_are_not_needed() -> None:
     # Live (session 42): `inputBufferAdcTime` jumped 2**60 ns away and ran at twice real time.
     clock = CaptureClock(margin=0.0)
-    got = [clock.time_of(10.0 + 0.032 * (i + 1), -1.15e9 + 0.064 * i, 0.032) for i in range(100)]
+    got = [_known(clock.time_of(10.0 + 0.032 * (i + 1), -1.15e9 + 0.064 * i, 0.032)) for i in range(100)]
     assert np.allclose(got, [10.0 + 0.032 * i for i in range(100)])
     assert CaptureClock().time_of(None, 12.5, 0.032) == 12.5  # no current time: the device's, as it is
 
@@ -126,7 +132,7 @@ def test_sound_lost_at_the_microphone_is_followed_within_the_window() -> None:
     for i in range(100):
         clock.time_of(10.0 + block * (i + 1), None, block)
     # 0.2 s of sound lost: the next blocks arrive that much later than the count says.
-    got = [clock.time_of(10.2 + block * (i + 1), None, block) for i in range(100, 140)]
+    got = [_known(clock.time_of(10.2 + block * (i + 1), None, block)) for i in range(100, 140)]
     assert got[0] == pytest.approx(10.0 + block * 100)  # at first, placed as before
     assert got[-1] == pytest.approx(10.2 + block * 139)  # then where the blocks now come
 
@@ -288,7 +294,7 @@ def test_the_player_counts_the_times_the_device_ran_dry() -> None:
 
 
 def test_the_player_times_its_blocks_by_the_checked_clock() -> None:
-    far_end = audio.FarEnd(sample_rate=20_000)
+    far_end = FarEnd(sample_rate=20_000)
     player = Player(sample_rate=20_000, far_end=far_end)
     player.play(np.ones(500, np.float32))
     garbage = types.SimpleNamespace(currentTime=10.0, outputBufferDacTime=10.0 + 2**60 / 1e9)
