@@ -304,8 +304,8 @@ class Capture:
         self._queue: queue.Queue[tuple[Audio, float | None]] = queue.Queue(
             maxsize=max(1, int(max_queued_seconds * sample_rate / block_size))
         )
-        # PortAudio's stream time of the first sample of the block `read` last returned (None: unknown):
-        # the echo canceller matches it to what the speaker played then (`FarEnd`).
+        # When the first sample of the block `read` last returned was captured, on the streams' clock (None:
+        # unknown; `CaptureClock`): the echo canceller matches it to what the speaker played then (`FarEnd`).
         self.last_block_time: float | None = None
         self.clock = CaptureClock()
         self._stream: Any = None
@@ -452,7 +452,7 @@ class Player:
         self._stream: Any = None
         self.device_rate = sample_rate  # the rate the device was opened at
         # The stream time the last sample handed to the device reaches the speaker (None: not known). The
-        # device holds about 0.1 s more than the queue: the Host has not stopped until that has sounded.
+        # device holds two blocks more than the queue: the Host has not stopped until that has sounded.
         self.sounds_until: float | None = None
         self.most_sounding_seconds = 1.0  # a device clock gone wrong never holds the Host longer than this
         self.clock = DeviceClock(usual_apart=0.1)  # a speaker's block sounds after its callback

@@ -12,6 +12,6 @@ SILERO_WINDOW = 512  # samples per Silero step at SAMPLE_RATE (the model's fixed
 BLOCK_SAMPLES = SILERO_WINDOW  # 32 ms: every block read from the microphone is one Silero step
 PLAYBACK_RATE = 22_050  # piper's rate: every voice is resampled to it, so one output stream plays them all
 # The speaker's block at PLAYBACK_RATE (23 ms). The device holds two (PortAudio through PulseAudio): what still
-# sounds after `Player.stop`. 1024 held 0.1 s; at 512 live stops came 45 ms sooner and the speaker ran dry
-# no more often (session 42).
+# sounds after `Player.stop`. 1024 held 0.1 s; at 512 live stops came 45 ms sooner, and the speaker ran dry about
+# once a run (never at 1024) without moving the echo's delay more often (session 42).
 SPEAKER_BLOCK_SAMPLES = 512
