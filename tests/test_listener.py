@@ -1516,6 +1516,34 @@ def test_a_stop_word_whose_verdict_came_as_the_host_s_own_voice_went_on_is_taken
         assert [t.word for t in taken] == words, (went_on, verdict)
 
 
+@pytest.mark.parametrize("case", ["shut at once", "what went on judged first", "shut long after"])
+def test_a_stop_word_held_back_is_taken_when_the_microphone_shuts_before_what_went_on_is_judged(
+    case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Live (session 42), "Wait, wait.": "Wait," was scored as the second word began, and a move of the echo's delay
+    # shut the microphone 0.27 s later, before the second word was judged: the Host read on.
+    executor = ManualExecutor()
+    h, far_end, clock, taken = own_voice_harness(SHORT_SETTINGS, FirstStretchStop())
+    h.listener.short_executor = executor
+    host = noise(120, seed=3)
+    player = noise(120, seed=4)
+    over = [(host[i] + player[i]).astype(np.float32) for i in range(120)]
+    mic = over[:6] + host[6:10]  # "Wait," over the Host (cancelled exactly), then a short pause
+    feed_with_far_end(h, far_end, clock, mic, host[:10])
+    went_on = over[10:11] if case != "shut long after" else over[10:60]  # the player goes on (1.6 s, long after)
+    feed_with_far_end(h, far_end, clock, went_on, host[10 : 10 + len(went_on)])
+    executor.run_all()  # the verdict comes after speech went on: held back
+    at = 10 + len(went_on)
+    if case == "what went on judged first":
+        feed_with_far_end(h, far_end, clock, over[at : at + 5] + host[at + 5 : at + 9], host[at : at + 9])
+        executor.run_all()  # the stretch that went on, scored: no short word
+        at += 9
+    assert taken == []
+    monkeypatch.setattr(EchoCanceller, "settled", property(lambda self: False))  # the echo's delay moved
+    feed_with_far_end(h, far_end, clock, [host[at]], [host[at]])
+    assert [t.word for t in taken] == ([ShortWord.STOP] if case == "shut at once" else []), case
+
+
 class Residue:
     """A canceller that leaves a faint residue of the Host, nothing like what was played (as when it is
     learning the room again): about 24 dB under the microphone."""

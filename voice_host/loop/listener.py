@@ -59,6 +59,8 @@ log = logging.getLogger(__name__)
 # (bench/live_turn.py reads them).
 ECHO_TRUSTED = "the echo is taken out: the microphone is open over the Host"
 ECHO_NOT_TRUSTED = "the echo is not taken out: the microphone is shut over the Host"
+# A stop word held back since speech went on is taken when the microphone shuts this soon after its end.
+STOP_BEFORE_SHUT_SECONDS = 1.5
 UNTRUSTED_REPORT_SECONDS = 30.0  # while it is not, how it stands is logged every this many seconds of the Host's voice
 # The detector's signal is kept this long for the short path, which scores at most a short utterance of it.
 DETECTED_SECONDS = 5.0
@@ -423,6 +425,8 @@ class Listener(Generic[T]):
             if trusted != self._echo_trusted:
                 self._echo_trusted = trusted
                 log.info(ECHO_TRUSTED if trusted else ECHO_NOT_TRUSTED)
+                if not trusted:
+                    self._stop_before_shut()
             self._report_untrusted(trusted)
             if trusted:
                 detect, block = cancelled.detect, cancelled.words
@@ -603,6 +607,20 @@ class Listener(Generic[T]):
             self._own_voice_pause = self._pause_id
             went_on, self._stop_went_on = self._stop_went_on, None
         if went_on is not None and went_on[0] == self._pause_id - 1 and self.on_short_word is not None:
+            self.on_short_word(went_on[1])
+
+    def _stop_before_shut(self) -> None:
+        """The microphone shuts over the Host (the echo's delay moved): a stop word heard just before, whose verdict was
+        held back since speech went on, and what went on not judged yet, is taken after all. Live, "Wait, wait." let
+        the Host read on: "Wait," was scored as the second word began, and a move shut the microphone 0.27 s later,
+        before the second word was judged (session 42). A player going on ("Thwaite, where were you?") loses the
+        words to the shut either way: the Host stopping costs them nothing."""
+        with self._lock:
+            went_on, self._stop_went_on = self._stop_went_on, None
+            unjudged = went_on is not None and went_on[0] == self._pause_id - 1 and not self._short_asked
+        if went_on is None or not unjudged or self.on_short_word is None:
+            return
+        if self.clock() - went_on[1].ended_at <= STOP_BEFORE_SHUT_SECONDS:
             self.on_short_word(went_on[1])
 
     def _own_voice(self, words: Audio) -> bool:
