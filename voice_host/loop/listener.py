@@ -605,9 +605,9 @@ class Listener(Generic[T]):
         scored (a player going on, "Thwaite, where were you?", is not the Host's voice: that verdict stays unused)."""
         with self._lock:
             self._own_voice_pause = self._pause_id
-            went_on, self._stop_went_on = self._stop_went_on, None
-        if went_on is not None and went_on[0] == self._pause_id - 1 and self.on_short_word is not None:
-            self.on_short_word(went_on[1])
+            held = self._pop_held_stop()
+        if held is not None and self.on_short_word is not None:
+            self.on_short_word(held)
 
     def _stop_before_shut(self) -> None:
         """The microphone shuts over the Host (the echo's delay moved): a stop word heard just before, whose verdict was
@@ -616,12 +616,18 @@ class Listener(Generic[T]):
         before the second word was judged (session 42). A player going on ("Thwaite, where were you?") loses the
         words to the shut either way: the Host stopping costs them nothing."""
         with self._lock:
-            went_on, self._stop_went_on = self._stop_went_on, None
-            unjudged = went_on is not None and went_on[0] == self._pause_id - 1 and not self._short_asked
-        if went_on is None or not unjudged or self.on_short_word is None:
+            held = self._pop_held_stop()
+            unjudged = not self._short_asked
+        if held is None or not unjudged or self.on_short_word is None:
             return
-        if self.clock() - went_on[1].ended_at <= STOP_BEFORE_SHUT_SECONDS:
-            self.on_short_word(went_on[1])
+        if self.clock() - held.ended_at <= STOP_BEFORE_SHUT_SECONDS:
+            self.on_short_word(held)
+
+    def _pop_held_stop(self) -> ShortHeard | None:
+        """(Under the lock.) The stop word held back at the pause just before the current stretch, if any; a held one
+        is forgotten either way."""
+        went_on, self._stop_went_on = self._stop_went_on, None
+        return went_on[1] if went_on is not None and went_on[0] == self._pause_id - 1 else None
 
     def _own_voice(self, words: Audio) -> bool:
         """Whether `words`, just heard, are the Host's own voice let through by the canceller: coherent with what
