@@ -59,8 +59,6 @@ log = logging.getLogger(__name__)
 # (bench/live_turn.py reads them).
 ECHO_TRUSTED = "the echo is taken out: the microphone is open over the Host"
 ECHO_NOT_TRUSTED = "the echo is not taken out: the microphone is shut over the Host"
-# A stop word held back since speech went on is taken when the microphone shuts this soon after its end.
-STOP_BEFORE_SHUT_SECONDS = 1.5
 UNTRUSTED_REPORT_SECONDS = 30.0  # while it is not, how it stands is logged every this many seconds of the Host's voice
 # The detector's signal is kept this long for the short path, which scores at most a short utterance of it.
 DETECTED_SECONDS = 5.0
@@ -278,12 +276,11 @@ class Listener(Generic[T]):
         # latest pause long enough to be scored ("Wait." after a murmur that Silero joined to it).
         self._stretch_from = 0.0
         self._short_taken: tuple[int, ShortWord] | None = None  # the pause whose words the short path took, and the word
-        # A stop word whose verdict came after speech resumed, and the pause it was heard in: taken after all if
-        # what resumed was the Host's own voice, let through ("Wait, [the Host] ..."): no player went on.
-        self._stop_went_on: tuple[int, ShortHeard] | None = None
-        self._own_voice_pause: int | None = None  # the latest pause whose stretch was judged the Host's own voice
         # Where the utterance went on after a stop word the short path took, in its samples (None: it did not).
         self._after_stop_from: int | None = None
+        # Where speech last went on after a scored pause, in the utterance's samples, and that pause's number: a stop
+        # verdict that comes after it (the scoring slower than the pause) is taken as if it had come in time.
+        self._went_on: tuple[int, int] | None = None
         # The current pause's scoring: the scores it acted on (or the last stretch's) and its verdict.
         self._short_future: Future[ScoredWord] | None = None
         self._early_held: Audio | None = None  # the early understanding, waiting for that scoring
@@ -425,8 +422,6 @@ class Listener(Generic[T]):
             if trusted != self._echo_trusted:
                 self._echo_trusted = trusted
                 log.info(ECHO_TRUSTED if trusted else ECHO_NOT_TRUSTED)
-                if not trusted:
-                    self._stop_before_shut()
             self._report_untrusted(trusted)
             if trusted:
                 detect, block = cancelled.detect, cancelled.words
@@ -523,7 +518,6 @@ class Listener(Generic[T]):
             began_at = now - (segmenter.utterance_seconds - self._stretch_from)
         if self._own_voice(audio):
             self._short_asked = True  # not scored; the whole utterance is judged again when it ends
-            self._stop_after_own_voice()
             return
         views = rule.views_of(
             ShortViews(audio, self._detected.last(len(audio))),
@@ -562,13 +556,18 @@ class Listener(Generic[T]):
         self, score: Scoring, views: list[tuple[Audio, Audio | None]], began_at: float, ended_at: float, now: float,
         host: HostTalk, takes_utterance: bool, alone: bool = True,
     ) -> Future[ScoredWord]:  # fmt: skip
-        """Score `views` with `score` on the short path's worker. A word taken goes to `on_short_word`, unless speech went on
-        meanwhile ("Wait ... for the statements", "Wait" of "Thwaite's answers": the pause's number moved).
+        """Score `views` with `score` on the short path's worker. A word taken goes to `on_short_word`.
         `takes_utterance`: the words are the utterance being collected, and nothing of it goes on to the whole
         understanding once a word is taken (a stretch that never started an utterance has none); but a stop word
         taken on a stretch after other words (`alone` False, and not on the whole utterance scored as a phrase)
         silences the Host and leaves the utterance to the whole understanding: "... where were you at ten?" heard as
-        "Wait, wait." must not lose "Abel, ..." (a card message among its words is taken: `meant_after_stop`)."""
+        "Wait, wait." must not lose "Abel, ..." (a card message among its words is taken: `meant_after_stop`).
+        A verdict that comes after speech went on (the pause's number moved): repeat, next and skip are dropped
+        ("Next ... round, please.", "Wait ... for the statements", "Wait" of "Thwaite's answers": the whole
+        understanding's to judge); a stop still silences the Host, as it would have had the scoring been quicker than
+        the pause, and what went on goes on to the whole understanding as after a stop taken in time
+        (`_went_on_after_stop`). Live, "Stop, ... please." and "Wait, wait." were scored as their second word began,
+        and the Host read on until the whole phrase was scored, 0.55-0.69 s after it ended (session 42)."""
         self._short_asked = True
         pause = self._pause_id
 
@@ -583,51 +582,22 @@ class Listener(Generic[T]):
             if word is None or self.on_short_word is None:
                 return
             heard = ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host)
+            whole_taken = takes_utterance and (word is not ShortWord.STOP or alone or scored.whole)
             with self._lock:
                 if pause != self._pause_id:  # speech went on, or the utterance was already handed on
-                    if word is not ShortWord.STOP:
+                    if word is not ShortWord.STOP or self._pause_id != pause + 1:
                         return
-                    if self._own_voice_pause != pause + 1:
-                        self._stop_went_on = (pause, heard)  # unless what went on proves the Host's own voice
-                        return
-                elif takes_utterance and (word is not ShortWord.STOP or alone or scored.whole):
+                    went_on = self._went_on
+                    if whole_taken and went_on is not None and went_on[0] == pause:
+                        self._after_stop_from = went_on[1]
+                    log.debug("a stop word's verdict came %.2f s after its pause began: taken", self.clock() - ended_at)
+                elif whole_taken:
                     self._short_taken = (pause, word)
             self.on_short_word(heard)
 
         future = self.short_executor.submit(self.settings.short_path.take, views, score, self.second_opinion, self.stop_spotter)
         future.add_done_callback(decide)
         return future
-
-    def _stop_after_own_voice(self) -> None:
-        """The latest stretch was the Host's own voice: a stop word heard in the pause just before it, whose verdict
-        was held back since speech went on, is taken after all. Live, "Wait, wait." let the Host read on 3.4 s: the
-        first "Wait," was scored as speech resumed, and the second word, judged the Host's (coherence 0.10), was never
-        scored (a player going on, "Thwaite, where were you?", is not the Host's voice: that verdict stays unused)."""
-        with self._lock:
-            self._own_voice_pause = self._pause_id
-            held = self._pop_held_stop()
-        if held is not None and self.on_short_word is not None:
-            self.on_short_word(held)
-
-    def _stop_before_shut(self) -> None:
-        """The microphone shuts over the Host (the echo's delay moved): a stop word heard just before, whose verdict was
-        held back since speech went on, and what went on not judged yet, is taken after all. Live, "Wait, wait." let
-        the Host read on: "Wait," was scored as the second word began, and a move shut the microphone 0.27 s later,
-        before the second word was judged (session 42). A player going on ("Thwaite, where were you?") loses the
-        words to the shut either way: the Host stopping costs them nothing."""
-        with self._lock:
-            held = self._pop_held_stop()
-            unjudged = not self._short_asked
-        if held is None or not unjudged or self.on_short_word is None:
-            return
-        if self.clock() - held.ended_at <= STOP_BEFORE_SHUT_SECONDS:
-            self.on_short_word(held)
-
-    def _pop_held_stop(self) -> ShortHeard | None:
-        """(Under the lock.) The stop word held back at the pause just before the current stretch, if any; a held one
-        is forgotten either way."""
-        went_on, self._stop_went_on = self._stop_went_on, None
-        return went_on[1] if went_on is not None and went_on[0] == self._pause_id - 1 else None
 
     def _own_voice(self, words: Audio) -> bool:
         """Whether `words`, just heard, are the Host's own voice let through by the canceller: coherent with what
@@ -722,15 +692,17 @@ class Listener(Generic[T]):
             return self._short_taken == (self._pause_id, ShortWord.STOP)
 
     def _went_on_after_stop(self, block_seconds: float, paused: float) -> None:
-        """Speech again in the pause after a stop word the short path took: the Host stays silent, and the
-        utterance goes on whole to the whole understanding, with what was said after the word beside it
-        (`Utterance.after_stop`). A name can sound like a stop word ("Thwaite, ... where were you?" heard
-        as "Wait."), and the table may go on after one ("Stop. Read exhibit four.")."""
-        if not self._taken_by_short_path():
-            return
+        """Speech again in a scored pause: where it went on is kept, and if the short path took a stop word there, the
+        Host stays silent and the utterance goes on whole to the whole understanding, with what was said after the
+        word beside it (`Utterance.after_stop`). A name can sound like a stop word ("Thwaite, ... where were you?"
+        heard as "Wait."), and the table may go on after one ("Stop. Read exhibit four.")."""
         # From a little into the pause before the block that went on (at most the pre-roll an utterance has).
         back = min(paused, self.settings.segmenter.pre_roll_seconds) + block_seconds
-        self._after_stop_from = max(0, self.collector.samples - round(back * self.source.sample_rate))
+        went_on_from = max(0, self.collector.samples - round(back * self.source.sample_rate))
+        with self._lock:
+            self._went_on = (self._pause_id, went_on_from)
+        if self._taken_by_short_path():
+            self._after_stop_from = went_on_from
 
     def _forget_utterance(self) -> None:
         """Nothing of the utterance goes to the whole understanding: the short path acted on its words, or they
