@@ -431,12 +431,6 @@ def main() -> None:
         "session 39)",
     )
     parser.add_argument(
-        "--shut-while-relearning",
-        action="store_true",
-        help="the microphone shut over the Host while the canceller learns the echo again after a move, as before "
-        "session 43 (ListenerSettings.stop_while_relearning False: no stop word heard then)",
-    )
-    parser.add_argument(
         "--moves-as-before",
         action="store_true",
         help="the canceller after a move of the echo's delay as before session 40: speex learns the room anew (its far "
@@ -549,7 +543,6 @@ def main() -> None:
         settings = replace(settings, own_voice_coherence=float(args.own_voice), own_voice_over_residue_db=over_residue)
     settings = replace(settings, rest_after_gate_seconds=None) if args.no_rest else settings
     settings = replace(settings, understand_again_over_host=False) if args.no_again else settings
-    settings = replace(settings, stop_while_relearning=False) if args.shut_while_relearning else settings
     if args.start_seconds is not None:
         settings = replace(settings, segmenter=replace(settings.segmenter, speech_seconds=args.start_seconds))
 
@@ -696,7 +689,6 @@ def main() -> None:
     command += " --no-again" if args.no_again else ""
     command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
     command += " --moves-as-before" if args.moves_as_before else ""
-    command += " --shut-while-relearning" if args.shut_while_relearning else ""
     nights = f" --nights {args.nights}" + (f" --first-night {args.first_night}" if args.first_night else "")
     print(f"`{command}" + (" --no-night" if args.no_night else nights) + "`\n")
     if args.trials:

@@ -1517,55 +1517,6 @@ def test_the_host_s_own_voice_just_after_the_microphone_opens_again_is_never_tak
     assert taken == []
 
 
-def relearning(monkeypatch: pytest.MonkeyPatch, relearns: bool = True) -> list[bool]:
-    """The canceller learning the echo again after a move of its delay (not trusted) until the list's one flag is
-    cleared; then trusted again."""
-    still = [relearns]
-    monkeypatch.setattr(EchoCanceller, "settled", property(lambda self: not still[0]))
-    monkeypatch.setattr(EchoCanceller, "relearning", property(lambda self: still[0]))
-    return still
-
-
-@pytest.mark.parametrize("listens", [True, False])
-def test_while_the_canceller_relearns_a_stop_word_over_the_host_is_still_taken(
-    listens: bool, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    relearning(monkeypatch)
-    settings = replace(SHORT_SETTINGS, stop_while_relearning=listens)
-    h, far_end, clock, taken = short_harness(settings=settings)
-    over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 6) + silence(20))
-    assert [t.word for t in taken] == ([ShortWord.STOP] if listens else [])  # off: shut, as before
-    assert h.utterances == [] and h.understood == []
-
-
-def test_while_the_canceller_relearns_nothing_but_a_stop_word_is_acted_on_or_handed_on(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    relearning(monkeypatch)
-    h, far_end, clock, taken = short_harness()
-    h.listener.short_words = next_word
-    over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 6) + silence(20))  # "Next." (its residue, maybe)
-    over_quiet_host(h, far_end, clock, speech(0.5, 30) + silence(20))  # a question
-    assert taken == [] and h.utterances == [] and h.understood == []
-
-
-def test_words_heard_while_the_canceller_relearns_are_never_joined_to_those_after_it_is_trusted(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    still = relearning(monkeypatch)
-    h, far_end, clock, taken = short_harness()
-    over_quiet_host(h, far_end, clock, silence(4) + speech(0.5, 20))
-    still[0] = False  # trusted again mid-utterance
-    over_quiet_host(h, far_end, clock, speech(0.7, 20) + silence(20))
-    assert len(h.utterances) == 1 and 0.7 in h.utterances[0].audio
-    assert np.count_nonzero(h.utterances[0].audio == np.float32(0.5)) <= 160  # (the canceller's 10 ms lag)
-    still[0] = True  # and the other way
-    over_quiet_host(h, far_end, clock, speech(0.7, 20))
-    still[0] = False
-    over_quiet_host(h, far_end, clock, silence(20))
-    assert len(h.utterances) == 1
-
-
 class Residue:
     """A canceller that leaves a faint residue of the Host, nothing like what was played (as when it is
     learning the room again): about 24 dB under the microphone."""
@@ -1626,26 +1577,6 @@ def test_the_residue_of_a_canceller_taking_out_little_is_not_handed_on() -> None
 def test_a_player_over_a_canceller_taking_out_little_is_handed_on() -> None:
     floor_alone, over_residue = weak_canceller_night(range(10, 20))
     assert len(floor_alone) == 1 and len(over_residue) == 1
-
-
-def test_while_the_canceller_relearns_its_residue_is_judged_against_what_it_takes_out_since_the_move(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # It took out 30 dB before the move, 12 dB since: its residue, 12 dB under the microphone, is no stop word.
-    relearning(monkeypatch)
-    monkeypatch.setattr(EchoCanceller, "erle_db", property(lambda self: 30.0))
-    monkeypatch.setattr(EchoCanceller, "erle_measured", property(lambda self: True))
-    since_moves: list[tuple[float | None, list[ShortWord]]] = [(12.0, []), (None, [ShortWord.STOP])]
-    for since_move, words in since_moves:
-
-        def taken_out(self: EchoCanceller, db: float | None = since_move) -> float | None:
-            return db
-
-        monkeypatch.setattr(EchoCanceller, "erle_since_move_db", property(taken_out))
-        h, far_end, clock, taken = own_voice_harness(SHORT_SETTINGS, always_stop, canceller=WeakCanceller, gate_db=None)
-        host = noise(8, seed=3) + silence(20)
-        feed_with_far_end(h, far_end, clock, host, host)
-        assert [t.word for t in taken] == words, since_move
 
 
 # --- words Silero loses over the Host -------------------------------------------------------------------

@@ -594,22 +594,6 @@ class EchoCanceller:
         return len(self._erle) >= SAMPLE_RATE // FRAME
 
     @property
-    def relearning(self) -> bool:
-        """Not trusted since the echo's delay moved (once it had heard enough of the Host): speex takes the echo out
-        again within a second or so when the echo came later, and learns the room anew, for seconds, when it came
-        sooner."""
-        return self._since_move is not None and self.far_seconds >= self.settle_seconds
-
-    @property
-    def erle_since_move_db(self) -> float | None:
-        """While `relearning`, how much of the Host's echo it takes out since the move (median, dB); None before
-        a tenth of a second of the Host since the move, or when it is not relearning."""
-        since = self._since_move
-        if since is None or len(since) < SAMPLE_RATE // FRAME // 10:
-            return None
-        return float(np.median(since))
-
-    @property
     def settled(self) -> bool:
         """The cancellers have heard enough of the Host, and take enough of it out, to be trusted with the
         microphone over it."""

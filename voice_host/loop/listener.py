@@ -59,8 +59,6 @@ log = logging.getLogger(__name__)
 # (bench/live_turn.py reads them).
 ECHO_TRUSTED = "the echo is taken out: the microphone is open over the Host"
 ECHO_NOT_TRUSTED = "the echo is not taken out: the microphone is shut over the Host"
-STOPS_ONLY = "the canceller learns the echo again: the microphone is open over the Host for stop words alone"
-STOPS_ONLY_OVER = "the microphone no longer listens over the Host for stop words alone"
 UNTRUSTED_REPORT_SECONDS = 30.0  # while it is not, how it stands is logged every this many seconds of the Host's voice
 # The detector's signal is kept this long for the short path, which scores at most a short utterance of it.
 DETECTED_SECONDS = 5.0
@@ -150,11 +148,6 @@ class ListenerSettings:
     # it ends (tune, 80 other words said over the Host: 61 -> 66 understood as labelled; docs/benchmarks.md
     # "Barge-in", run 12). False: the early result is taken as always.
     understand_again_over_host: bool = True
-    # While the canceller learns the echo again after a move of its delay (`EchoCanceller.relearning`: 1-30 s shut a
-    # run live, session 42), the microphone stays open over the Host for a stop word alone: nothing else said then is
-    # handed on or acted on (a player going on loses those words as before), and its residue is judged against what
-    # it takes out since the move. False: shut over the Host until it is trusted again, as before session 43.
-    stop_while_relearning: bool = True
     barge_in: BargeIn = field(default_factory=BargeIn)  # whether an utterance was said over the Host
 
 
@@ -262,7 +255,6 @@ class Listener(Generic[T]):
         self._speaking = False
         self._tail_left = 0.0
         self._echo_trusted = False  # the canceller was trusted with the microphone over the Host at the last block
-        self._stop_only = False  # at the last block the microphone was open over the Host for stop words alone
         self._untrusted_report_at = UNTRUSTED_REPORT_SECONDS  # the Host's seconds at which to say how the canceller stands
         self._drain_wanted = False
         self._device_lost = False
@@ -417,7 +409,7 @@ class Listener(Generic[T]):
             if in_tail:
                 self._tail_left -= seconds
             tail_over = in_tail and self._tail_left <= 1e-9
-        detect, gated, stop_only = block, False, False
+        detect, gated = block, False
         if self.echo is not None and self.far_end is not None:
             # Every block goes through the canceller, muted or not: it follows the room all night.
             far = self.far_end.take(len(block), captured_at)
@@ -431,14 +423,10 @@ class Listener(Generic[T]):
                 self._echo_trusted = trusted
                 log.info(ECHO_TRUSTED if trusted else ECHO_NOT_TRUSTED)
             self._report_untrusted(trusted)
-            if trusted or ((speaking or in_tail) and self._listen_for_stops()):
+            if trusted:
                 detect, block = cancelled.detect, cancelled.words
                 gated = cancelled.far_active
-                stop_only = not trusted
                 speaking = in_tail = False  # the microphone stays open
-        if stop_only != self._stop_only and not muted:
-            self._stop_only = stop_only
-            self._hear_afresh()
         if speaking or in_tail or muted:
             self._forget_recent()
             if self.collector.collecting or self._early is not None:
@@ -482,9 +470,8 @@ class Listener(Generic[T]):
             self._emit_unless_speaking(MicLevel(MicStatus.HEARING, level=input_level(block)))
         elif event is SegmentEvent.SILENCE_STARTED and step.audio is not None:
             self._discard_early()
-            if self._stop_taken() or self._stop_only:
-                pass  # nothing of a stop word goes on to the whole understanding (unless the utterance goes on), nor
-                # anything while the canceller learns the echo again
+            if self._stop_taken():
+                pass  # nothing of a stop word goes on to the whole understanding, unless the utterance goes on
             elif self._short_future is not None and not self._short_future.done():
                 # The short words' verdict first: on 2 cores the two would slow each other down.
                 self._early_held = step.audio
@@ -508,25 +495,6 @@ class Listener(Generic[T]):
             if self._since_level >= self.settings.level_every_seconds:
                 self._since_level = 0.0
                 self._emit_unless_speaking(MicLevel(MicStatus.HEARING, level=input_level(block)))
-
-    def _listen_for_stops(self) -> bool:
-        """The canceller is not trusted over the Host only because it is learning the echo again after a move: the
-        microphone stays open for a stop word alone (`ListenerSettings.stop_while_relearning`)."""
-        echo = self.echo
-        return self.settings.stop_while_relearning and self.short_words is not None and echo is not None and echo.relearning
-
-    def _hear_afresh(self) -> None:
-        """The microphone opened over the Host for stop words alone, or back from that: nothing heard on one side is
-        joined to the other (a stretch from the relearning seconds must never be handed on once it is trusted)."""
-        log.info(STOPS_ONLY if self._stop_only else STOPS_ONLY_OVER)
-        self.collector.reset()
-        self._discard_early()
-        self.detector.reset()
-        if self._unstarted is not None:
-            self._unstarted.reset()
-        self._forget_recent()
-        self._began_at = self._after_stop_from = None
-        self._next_pause()
 
     def _score_short(self, audio: Audio | None) -> None:
         """A short utterance over the Host, now in a short pause: score the short words on it."""
@@ -558,7 +526,7 @@ class Listener(Generic[T]):
         ended_at = now - segmenter.silence_run
         alone = self._stretch_from == 0  # the stretch is the utterance so far: nothing was said before it
         self._short_future = self._ask_short_path(
-            self.short_words, views, began_at, ended_at, now, host, takes_utterance=True, alone=alone, stop_only=self._stop_only
+            self.short_words, views, began_at, ended_at, now, host, takes_utterance=True, alone=alone
         )
 
     def _watch_unstarted(self, seconds: float, probability: float) -> None:
@@ -582,13 +550,11 @@ class Listener(Generic[T]):
         if words is None or self._own_voice(words):
             return
         views = rule.views_of(ShortViews(words, detect), None)
-        self._ask_short_path(
-            self.short_words, views, now - kept, now - pause, now, host, takes_utterance=False, stop_only=self._stop_only
-        )
+        self._ask_short_path(self.short_words, views, now - kept, now - pause, now, host, takes_utterance=False)
 
     def _ask_short_path(
         self, score: Scoring, views: list[tuple[Audio, Audio | None]], began_at: float, ended_at: float, now: float,
-        host: HostTalk, takes_utterance: bool, alone: bool = True, stop_only: bool = False,
+        host: HostTalk, takes_utterance: bool, alone: bool = True,
     ) -> Future[ScoredWord]:  # fmt: skip
         """Score `views` with `score` on the short path's worker. A word taken goes to `on_short_word`.
         `takes_utterance`: the words are the utterance being collected, and nothing of it goes on to the whole
@@ -601,8 +567,7 @@ class Listener(Generic[T]):
         understanding's to judge); a stop still silences the Host, as it would have had the scoring been quicker than
         the pause, and what went on goes on to the whole understanding as after a stop taken in time
         (`_went_on_after_stop`). Live, "Stop, ... please." and "Wait, wait." were scored as their second word began,
-        and the Host read on until the whole phrase was scored, 0.55-0.69 s after it ended (session 42).
-        `stop_only`: heard while the canceller learns the echo again: only a stop word acts."""
+        and the Host read on until the whole phrase was scored, 0.55-0.69 s after it ended (session 42)."""
         self._short_asked = True
         pause = self._pause_id
 
@@ -614,7 +579,7 @@ class Listener(Generic[T]):
                 return
             scores, word = scored.scores, scored.word
             log.debug("short words %s in %.2f s: %s", [(w.value, round(s, 2)) for w, s in scores.ranked()], scores.seconds, word)
-            if word is None or self.on_short_word is None or (stop_only and word is not ShortWord.STOP):
+            if word is None or self.on_short_word is None:
                 return
             heard = ShortHeard(word, scores, began_at, ended_at, now, self.clock(), host)
             whole_taken = takes_utterance and (word is not ShortWord.STOP or alone or scored.whole)
@@ -666,13 +631,10 @@ class Listener(Generic[T]):
     def _own_voice_floor_db(self) -> float | None:
         """Words left under the microphone by less than this (dB) are the canceller's residue of the Host: the fixed
         floor, raised to just over the residue while the canceller takes out little (`own_voice_over_residue_db`)."""
-        floor, over, echo = self.settings.own_voice_left_db, self.settings.own_voice_over_residue_db, self.echo
-        if over is None or echo is None or not echo.erle_measured:
+        floor, over = self.settings.own_voice_left_db, self.settings.own_voice_over_residue_db
+        if over is None or self.echo is None or not self.echo.erle_measured:
             return floor
-        erle = echo.erle_db
-        if (since_move := echo.erle_since_move_db) is not None:  # relearning: what it leaves of the Host now
-            erle = min(erle, since_move)
-        residue = over - erle
+        residue = over - self.echo.erle_db
         return residue if floor is None else max(floor, residue)
 
     def _left_db(self, words: Audio) -> float | None:
@@ -758,7 +720,7 @@ class Listener(Generic[T]):
             self._forget_utterance()
 
     def _finish(self, audio: Audio, cut: bool) -> None:
-        if self._taken_by_short_path() or self._stop_only:  # (while the canceller relearns: stop words alone)
+        if self._taken_by_short_path():
             self._forget_utterance()
             return
         if self._own_voice(audio):
