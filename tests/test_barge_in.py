@@ -418,35 +418,3 @@ def test_a_stretch_of_speech_is_scored_once_not_again_as_the_faint_stretch_aroun
     assert watched("ffsss..." + "." * 10) == [pytest.approx(3 * 0.032)]  # both pauses at once: scored once
     # the next faint word is scored on its own
     assert watched("sss..." + "fff..." + "." * 4) == [pytest.approx(3 * 0.032), pytest.approx(3 * 0.032)]
-
-
-def test_base_is_asked_only_once_no_view_s_cheaper_scorings_took_a_word() -> None:
-    words, detect = np.full(800, 0.5, dtype=np.float32), np.full(800, 0.25, dtype=np.float32)
-    views = SHORT.views_of(ShortViews(words, detect), None)  # gated, then suppressed
-    asked: list[tuple[str, float]] = []
-
-    def tiny(audio: Audio) -> ShortWordScores:  # "stop" near on the first view, clear on the second
-        asked.append(("tiny", float(audio.max())))
-        return scores(stop=-0.5, next=-6.0) if audio is detect else scores(stop=-4.0, next=-6.5)
-
-    def base(audio: Audio) -> ShortWordScores:
-        asked.append(("base", float(audio.max())))
-        return scores(stop=-1.0)
-
-    def spotter(audio: Audio) -> ShortWordScores:
-        asked.append(("spotter", float(audio.max())))
-        return scores(stop=0.0)
-
-    found, word, _ = SHORT.take(views, tiny, base, spotter)
-    assert word is ShortWord.STOP and found.best[ShortWord.STOP] == -0.5
-    assert asked == [("tiny", 0.5), ("spotter", 0.5), ("tiny", 0.25)]  # base never waited for
-    # No view's tiny.en takes it: base is asked about each view that wanted it, in turn.
-    asked.clear()
-
-    def unsure_tiny(audio: Audio) -> ShortWordScores:
-        asked.append(("tiny", float(audio.max())))
-        return scores(stop=-4.0, next=-6.5)
-
-    found, word, _ = SHORT.take(views, unsure_tiny, base, spotter)
-    assert word is ShortWord.STOP and found.best[ShortWord.STOP] == -1.0
-    assert [who for who, _ in asked] == ["tiny", "spotter", "tiny", "spotter", "base"]

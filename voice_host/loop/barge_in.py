@@ -333,16 +333,10 @@ class ShortPath:
         spotter: Scoring | None = None,
     ) -> ScoredWord:
         """Score each view in turn until a short word is taken: the stretch, then the whole phrase, then the
-        spotter's opinion on it; then, once no view's cheaper scorings took a word, the second opinion (Whisper base)
-        on each view that wanted it, in turn. The word taken with the scores it was taken on, or the first view's
-        scores and None. One call per view costs less than all in one batch, and most words are taken on the first
-        (tune: scoring both at once took a word later, 0.36 s p50 against 0.33 s). Base last, the dearest: on
-        sessions 42-43's AMD machine it takes 0.15-0.4 s, and a word tiny.en takes on the next view waited behind it
-        (docs/benchmarks.md "Barge-in", session 43). The words taken are those of the order before (base right after
-        its view's spotter), unless one view's tiny.en takes another word where base would have taken "stop" on the
-        view before."""
+        spotter's opinion on it, then the second opinion's (the cheaper first). The word taken with the scores it
+        was taken on, or the first view's scores and None. One call per view costs less than all in one batch, and
+        most words are taken on the first (tune: scoring both at once took a word later, 0.36 s p50 against 0.33 s)."""
         first: ScoredWord | None = None
-        wanting: list[tuple[Audio, ShortWordScores | None]] = []  # views base is to be asked about, with the spotter's word
         for audio, whole in views:
             scores = score(audio)
             word = self.verdict(scores)
@@ -353,20 +347,18 @@ class ShortPath:
                 if (whole_word := self.verdict(whole_scores, whole=True)) is not None:
                     return ScoredWord(whole_scores, whole_word, whole=True)
             if self.wants_second_opinion(scores):
-                spotted = spotter(audio) if spotter is not None else None
-                if spotted is not None and self.spotted(spotted) is not None:
-                    return ScoredWord(spotted, ShortWord.STOP)
-                wanting.append((audio, spotted))
+                opinions: list[ShortWordScores] = []
+                for opinion, verdict in ((spotter, self.spotted), (second_opinion, self.second_verdict)):  # cheaper first
+                    if opinion is not None:
+                        other = opinion(audio)
+                        if (other_word := verdict(other)) is not None:
+                            return ScoredWord(other, other_word)
+                        opinions.append(other)
+                if len(opinions) == 2 and (both := self.both_verdict(opinions[0], opinions[1])) is not None:
+                    return ScoredWord(opinions[1], both)
             first = first or ScoredWord(scores, None)
         if first is None:
             raise ValueError("no view to score")
-        for audio, spotted in wanting if second_opinion is not None else []:
-            assert second_opinion is not None
-            other = second_opinion(audio)
-            if (other_word := self.second_verdict(other)) is not None:
-                return ScoredWord(other, other_word)
-            if spotted is not None and (both := self.both_verdict(spotted, other)) is not None:
-                return ScoredWord(other, both)
         return first
 
     def score_whole_too(self, utterance_speech_seconds: float, stretch_speech_seconds: float) -> bool:
