@@ -164,7 +164,7 @@ class Utterance(Generic[T]):
     began_at: float | None = None  # clock time the first kept sample was heard (pre-roll included)
     host: HostTalk | None = None  # the Host's latest talk when the utterance ended (echo cancelling only)
     # What was said after a stop word the short path took, when the utterance went on after it
-    # (`Listener._went_on_after_stop`); `result` is the whole, the word included.
+    # (`Listener._speech_went_on`); `result` is the whole, the word included.
     after_stop: T | None = None
 
     @property
@@ -456,7 +456,7 @@ class Listener(Generic[T]):
         event = step.event
         self._watch_unstarted(seconds, probability)
         if is_speech and self._short_asked:
-            self._went_on_after_stop(seconds, paused)
+            self._speech_went_on(seconds, paused)
             self._next_pause()  # speech again: the scored pause is over
         if event is SegmentEvent.SPEECH_STARTED:
             self._stretch_from = 0.0
@@ -566,7 +566,7 @@ class Listener(Generic[T]):
         ("Next ... round, please.", "Wait ... for the statements", "Wait" of "Thwaite's answers": the whole
         understanding's to judge); a stop still silences the Host, as it would have had the scoring been quicker than
         the pause, and what went on goes on to the whole understanding as after a stop taken in time
-        (`_went_on_after_stop`). Live, "Stop, ... please." and "Wait, wait." were scored as their second word began,
+        (`_speech_went_on`). Live, "Stop, ... please." and "Wait, wait." were scored as their second word began,
         and the Host read on until the whole phrase was scored, 0.55-0.69 s after it ended (session 42)."""
         self._short_asked = True
         pause = self._pause_id
@@ -678,7 +678,7 @@ class Listener(Generic[T]):
 
     def _taken_by_short_path(self, stop_too: bool = True) -> bool:
         """Whether the short path took the words of the current pause (asked once: it forgets them).
-        `stop_too`: a stop word counts as well (else it is left for `_went_on_after_stop`)."""
+        `stop_too`: a stop word counts as well (else it is left for `_speech_went_on`)."""
         with self._lock:
             taken = self._short_taken
             if taken is None or (not stop_too and taken[1] is ShortWord.STOP):
@@ -691,7 +691,7 @@ class Listener(Generic[T]):
         with self._lock:
             return self._short_taken == (self._pause_id, ShortWord.STOP)
 
-    def _went_on_after_stop(self, block_seconds: float, paused: float) -> None:
+    def _speech_went_on(self, block_seconds: float, paused: float) -> None:
         """Speech again in a scored pause: where it went on is kept, and if the short path took a stop word there, the
         Host stays silent and the utterance goes on whole to the whole understanding, with what was said after the
         word beside it (`Utterance.after_stop`). A name can sound like a stop word ("Thwaite, ... where were you?"
@@ -714,7 +714,7 @@ class Listener(Generic[T]):
 
     def _drop_taken(self) -> None:
         """The short path took the utterance being collected as repeat, next or skip: drop it (what follows is a
-        new one). A stop word's utterance is kept until it ends, or goes on (`_went_on_after_stop`)."""
+        new one). A stop word's utterance is kept until it ends, or goes on (`_speech_went_on`)."""
         if self._taken_by_short_path(stop_too=False):
             self.collector.reset()
             self._forget_utterance()
