@@ -79,6 +79,12 @@ def test_window_frames_are_the_utterance_plus_padding_capped_at_whisper_s_window
     assert window_frames(1.5, None) is None
 
 
+def test_no_window_is_encoded_as_long_as_the_mel_bins() -> None:
+    # 80 encoder frames (159 or 160 mel frames) would be taken by CTranslate2 for mel features.
+    assert [window_frames(seconds, 1.0) for seconds in (0.575, 0.585, 0.595, 0.605)] == [158, 161, 161, 161]
+    assert all(-(-window_frames(n / 1000, 1.0) // 2) != 80 for n in range(400, 800))  # type: ignore[operator]
+
+
 def test_audio_played_slower_is_longer_and_lower_by_the_same_factor() -> None:
     second = np.arange(16_000) / 16_000
     tone = (0.5 * np.sin(2 * np.pi * 200 * second)).astype(np.float32)

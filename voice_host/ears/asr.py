@@ -271,6 +271,7 @@ def is_prompt_echo(text: str, prompt: str | None, min_words: int = 3, min_simila
 # --- the model --------------------------------------------------------------------------------------------
 
 _FRAMES_PER_SECOND = 100  # Whisper's mel frames: a 10 ms hop
+_MEL_BINS = 80  # the mel features' bins, in both of our models (tiny.en, base)
 # faster-whisper's defaults: punctuation joined to the word beside it when words are timed.
 _PREPEND_PUNCTUATIONS = "\"'“¿([{-"
 _APPEND_PUNCTUATIONS = "\"'.。,，!！?？:：”)]}、"
@@ -300,10 +301,20 @@ def played_at(audio: Audio, rate: float) -> Audio:
 
 
 def window_frames(audio_seconds: float, padding_seconds: float | None) -> int | None:
-    """How many mel frames the encoder should see for this much audio (None: Whisper's full window)."""
+    """How many mel frames the encoder should see for this much audio (None: Whisper's full window).
+
+    Never a window whose encoder output is `_MEL_BINS` frames long (159 or 160 mel frames): CTranslate2's
+    `generate` tells an encoder output, (batch, frames / 2, width), from mel features, (batch, mel bins, frames),
+    by its second dimension, so it takes that one for features and encodes it again, slowly, into nonsense (the
+    short path's 0.6 s "Stop." scored -5.0 for "stop", not -1.4, in 0.35 s, not 0.08). One frame more is read
+    as it should be.
+    """
     if padding_seconds is None:
         return None
-    return min(30 * _FRAMES_PER_SECOND, math.ceil((audio_seconds + padding_seconds) * _FRAMES_PER_SECOND))
+    frames = min(30 * _FRAMES_PER_SECOND, math.ceil((audio_seconds + padding_seconds) * _FRAMES_PER_SECOND))
+    if math.ceil(frames / 2) == _MEL_BINS:  # the encoder halves the frames (its second convolution's stride)
+        return 2 * _MEL_BINS + 1
+    return frames
 
 
 class KeptEncodings:
