@@ -99,6 +99,28 @@ def test_each_pass_that_applied_is_timed_in_order(case: Case, game: Game) -> Non
     assert result.timings_text().startswith("first ") and ", check " in result.timings_text()
 
 
+def test_an_abandoned_hearing_stops_before_its_next_pass(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Ormerod, where were you at ten?", "Or more, where were you at ten?")
+    asked: list[int] = []
+
+    def abandoned() -> bool:  # the listener no longer wants the result once the first pass has run
+        asked.append(len(recognizer.calls))
+        return True
+
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS, abandoned)
+    assert result.abandoned and asked == [1]  # asked once, after the first pass, never before it
+    assert [timing.name for timing in result.timings] == [PassName.FIRST]
+    assert recognizer.calls[1:] == []  # no check decode
+    assert result.heard.transcript == "Ormerod, where were you at ten?"  # what the first pass heard
+
+
+def test_a_hearing_still_wanted_runs_every_pass(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Ormerod, where were you at ten?", "Or more, where were you at ten?")
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS, lambda: False)
+    assert not result.abandoned
+    assert [timing.name for timing in result.timings] == [PassName.FIRST, PassName.CHECK]
+
+
 def test_a_decode_made_beside_for_other_audio_is_not_taken(case: Case, game: Game) -> None:
     def started(request: SideRequest) -> SideDecoder:
         beside = SideDecoder(ScriptedRecognizer("", "Or more, where were you at ten?"))  # type: ignore[arg-type]

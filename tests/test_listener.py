@@ -29,6 +29,7 @@ from voice_host.loop.listener import (
     Listener,
     ListenerSettings,
     ShortHeard,
+    StoppableUnderstanding,
     Utterance,
 )
 from voice_host.mouth.host_voice import HostVoice
@@ -176,6 +177,40 @@ def test_speech_resuming_throws_the_early_result_away() -> None:
     assert 0.7 not in stale and 0.7 in fresh
     assert h.utterances[0].result == f"heard {len(fresh)} samples"
     assert 0.5 in h.utterances[0].audio and 0.7 in h.utterances[0].audio
+
+
+class StoppableHarness(Harness):
+    """Its understanding can stop part way: each run's `abandoned` is kept, to ask afterwards."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[Callable[[], bool]] = []
+        self.listener = Listener(
+            self.source, self.detector, StoppableUnderstanding(self.stoppable), self.deliver, self.statuses.append,
+            SETTINGS, executor=InlineExecutor(),
+        )  # fmt: skip
+
+    def stoppable(self, audio: Audio, abandoned: Callable[[], bool]) -> str:
+        self.asked.append(abandoned)
+        return self.understand(audio)
+
+
+def test_an_early_run_is_told_to_stop_when_speech_goes_on() -> None:
+    h = StoppableHarness()
+    h.feed(speech(0.5, 4) + silence(5))  # the pause: the early run starts
+    assert len(h.asked) == 1 and not h.asked[0]()
+    h.feed(speech(0.7, 4) + silence(12))  # speech goes on: the early run is no longer wanted
+    assert len(h.asked) == 2
+    stale, fresh = h.asked
+    assert stale() and not fresh()
+    assert h.utterances[0].result == f"heard {len(h.understood[1])} samples"
+
+
+def test_an_early_run_that_is_taken_is_never_told_to_stop() -> None:
+    h = StoppableHarness()
+    h.feed(silence(4) + speech(0.5, 6) + silence(12))
+    assert len(h.asked) == 1 and not h.asked[0]()
+    assert h.utterances[0].early
 
 
 def test_without_an_early_start_the_utterance_is_understood_at_the_end() -> None:
@@ -1628,6 +1663,23 @@ def test_over_the_host_words_silero_lost_after_the_early_start_are_understood() 
         feed_with_far_end(h, h.far_end, h.clock, [(b + p).astype(np.float32) for b, p in zip(host, player, strict=True)], host)
         assert [u.result for u in h.utterances] == [heard], again
         assert h.utterances[0].early is not again  # understood again: not the early result
+
+
+def test_over_the_host_an_early_run_understood_again_is_told_to_stop() -> None:
+    h = OverTheHostHarness(again=True)
+    asked: list[Callable[[], bool]] = []
+
+    def stoppable(audio: Audio, abandoned: Callable[[], bool]) -> str:
+        asked.append(abandoned)
+        return h.understand(audio)
+
+    h.listener.understand = StoppableUnderstanding(stoppable)
+    h.listener.begin_speaking()
+    host = noise(40, seed=3)
+    player = speech(0.5, 6) + silence(4) + speech(0.7, 6) + silence(24)  # "Read", then the rest Silero lost
+    feed_with_far_end(h, h.far_end, h.clock, [(b + p).astype(np.float32) for b, p in zip(host, player, strict=True)], host)
+    assert [u.result for u in h.utterances] == ["Read exhibit 15."]
+    assert [run() for run in asked] == [True, False]  # the early run ("Read") stops; the whole one is taken
 
 
 def test_over_the_host_a_whole_early_message_is_not_understood_again() -> None:

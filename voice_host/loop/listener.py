@@ -112,6 +112,22 @@ class InlineExecutor(Executor):
         return future
 
 
+@dataclass(frozen=True)
+class StoppableUnderstanding(Generic[T]):
+    """An understanding that can stop part way once its result is no longer wanted: `run(audio, abandoned)` asks
+    `abandoned()` between its steps (the recognition cascade, before each pass).
+
+    The listener abandons its early run when speech goes on after the pause it began at: on one worker, a run
+    left to finish held the whole utterance's understanding back (a misheard name's cascade, 2.4 s live). Called
+    as a plain understanding (`self(audio)`), it runs to the end.
+    """
+
+    run: Callable[[Audio, Callable[[], bool]], T]
+
+    def __call__(self, audio: Audio) -> T:
+        return self.run(audio, lambda: False)
+
+
 # Early results that end a turn after the short pause: taken as they are, over the Host too.
 _WHOLE_TURNS = frozenset({TurnText.WHOLE, TurnText.STOP_WORDS})
 
@@ -259,6 +275,7 @@ class Listener(Generic[T]):
         self._drain_wanted = False
         self._device_lost = False
         self._early: Future[T] | None = None
+        self._early_abandoned = threading.Event()  # set when the early run's result is no longer wanted
         self._judged: tuple[Future[T], TurnText | None] | None = None  # the text signal of the early result
         self._status: MicLevel | None = None
         self._emit_lock = threading.RLock()
@@ -476,7 +493,7 @@ class Listener(Generic[T]):
                 # The short words' verdict first: on 2 cores the two would slow each other down.
                 self._early_held = step.audio
             else:
-                self._early = self.executor.submit(self.understand, step.audio)
+                self._start_early(step.audio)
         elif event is SegmentEvent.SPEECH_RESUMED:
             self._discard_early()
         elif event in (SegmentEvent.SPEECH_ENDED, SegmentEvent.TOO_LONG) and step.audio is not None:
@@ -485,7 +502,7 @@ class Listener(Generic[T]):
         if self._early_held is not None and (self._short_future is None or self._short_future.done()):
             held, self._early_held = self._early_held, None
             if not self._stop_taken():
-                self._early = self.executor.submit(self.understand, held)
+                self._start_early(held)
         if self._turn_over():
             self._finish(self.collector.finish(), cut=False)
             return
@@ -735,7 +752,8 @@ class Listener(Generic[T]):
         self._early_held = None
         future = early if early is not None and not early.cancelled() else None
         if future is not None and self._understand_again(future, began_at, ended_at):
-            future.cancel()  # queued: never run; running: its result is not taken
+            future.cancel()  # queued: never run; running: its result is not taken, and it stops at its next step
+            self._early_abandoned.set()
             future = None
         if future is None:
             future = self.executor.submit(self.understand, audio)
@@ -809,11 +827,20 @@ class Listener(Generic[T]):
         except Exception:  # a judge that fails leaves the turn to the ceiling, never loses it
             return None
 
+    def _start_early(self, audio: Audio) -> None:
+        """Understand the utterance so far on the worker, in case the pause ends the turn."""
+        self._early_abandoned = abandoned = threading.Event()
+        if isinstance(self.understand, StoppableUnderstanding):
+            self._early = self.executor.submit(self.understand.run, audio, abandoned.is_set)
+        else:
+            self._early = self.executor.submit(self.understand, audio)
+
     def _discard_early(self) -> None:
         self._early_held = None
         early, self._early = self._early, None
         if early is not None:
-            early.cancel()  # a job already running finishes, and its result is ignored
+            early.cancel()  # a job still queued never runs; one running stops at its next step, its result ignored
+            self._early_abandoned.set()
 
     def _report_idle(self) -> None:
         with self._lock:

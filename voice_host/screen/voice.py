@@ -136,6 +136,7 @@ def open_table_voice(
         from voice_host.ears.asr import RecognitionOptions, Recognizer
         from voice_host.ears.side_decode import SideDecoder
         from voice_host.loop.barge_in import barge_turn
+        from voice_host.loop.listener import StoppableUnderstanding
         from voice_host.mouth.tts import opening_lines
         from voice_host.screen.voice_io import open_voice
         from voice_host.understanding.cascade import RecognitionPasses
@@ -148,17 +149,18 @@ def open_table_voice(
         beside = SideDecoder.beside(whisper) if isinstance(whisper, Recognizer) else None
         passes = RecognitionPasses(whisper, Vocabulary.for_suspects(case.suspects), understander, beside=beside)
 
-        def understand(audio: Audio) -> Heard:
-            recognised = passes.hear(audio, classifier, classifier.seats())
+        def understand(audio: Audio, abandoned: Callable[[], bool]) -> Heard:
+            recognised = passes.hear(audio, classifier, classifier.seats(), abandoned)
             heard = recognised.heard
             log.debug(
-                "heard %r, taken as %r, in %.2f s over %d passes (%s)%s",
+                "heard %r, taken as %r, in %.2f s over %d passes (%s)%s%s",
                 heard.transcript,
                 heard.text,
                 recognised.seconds,
                 recognised.passes,
                 recognised.timings_text(),
                 " (to confirm)" if heard.needs_confirmation else "",
+                ", stopped there: speech went on" if recognised.abandoned else "",
             )
             return heard
 
@@ -178,7 +180,7 @@ def open_table_voice(
             post(SpeakerLost())
 
         io = open_voice(
-            understand,
+            StoppableUnderstanding(understand),
             on_utterance,
             on_status,
             tuple(suspect.key for suspect in case.suspects),
