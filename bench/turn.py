@@ -4,13 +4,15 @@ Every utterance is fed block by block (32 ms, audio time) through Silero and the
 hangover ceiling; at each pause of 0.1 s (the shortest start gap studied) the Host's real understanding
 runs on the audio so far (wall-timed), and so does smart-turn when given (`--smart-turn FILE.onnx`).
 From that one trace each end-of-turn policy is replayed, with understanding on one worker as in the
-listener (a run still going when speech resumes holds the worker; one still queued is dropped):
+listener (a run still going when speech resumes holds the worker to the end of its pass; one still queued is dropped):
 
 - `fixed 0.6 s`: the hangover before the end-of-turn decision: 0.6 s of silence, whatever was said;
 - `text`: `EndOfTurn` with the text signal (`heard_complete`), understanding from a 0.2 s pause (before
   issue 15 part 1); `text, from 0.1 s`: the same, understanding started after 0.1 s;
 - `shaped`: the graded text signal (`heard_turn`: a whole message that may go on is held
   `hold_seconds`, a question `question_seconds`), from 0.2 s; `shaped, from 0.1 s`: what ships;
+  `shaped, from 0.1 s, early runs left to finish`: the same before an early run no longer wanted stopped at its
+  next pass (session 44);
   `shaped, questions at once, from 0.1 s`: a question answered after the short pause (faster, and it
   cuts "Martha, where were you … at ten o'clock?"); `shaped, questions 0.6 s`: a shorter question wait;
   `shaped, every question held, from 0.1 s`: before a question ending on where or when it asks about
@@ -157,10 +159,25 @@ class PauseResult:
     heard: Heard  # what the Host's understanding made of the audio so far
     smart_turn: float | None  # probability the turn is finished
     smart_turn_seconds: float
+    pass_seconds: tuple[float, ...] = ()  # each pass of the cascade that ran, in order (wall time)
 
     @property
     def transcript(self) -> str:
         return self.heard.transcript
+
+    def runs_for(self, wanted_for: float, computed: float) -> float:
+        """How long a run of this pause's understanding (`computed` seconds) goes on once it is no longer wanted
+        `wanted_for` seconds in: to the end of the pass running then (the cascade asks before each pass after
+        the first; the passes' times scaled to `computed`)."""
+        total = sum(self.pass_seconds)
+        if total <= 0:
+            return computed
+        done = 0.0
+        for seconds in self.pass_seconds:
+            done += seconds * computed / total
+            if done + 1e-9 >= wanted_for:
+                return done
+        return computed
 
     def signalled(self, gap: float) -> float | None:
         """When a segmenter with `early_seconds=gap` hands this pause over (None: speech came back first)."""
@@ -196,7 +213,7 @@ class Tracer:
         self.vad.reset()
         collector = UtteranceCollector(self.settings)
         trace = Trace()
-        heard_at: tuple[float, float, float, Heard, float | None, float] | None = None
+        heard_at: tuple[float, float, float, Heard, float | None, float, tuple[float, ...]] | None = None
         for index in range(0, len(audio) - BLOCK + 1, BLOCK):
             block = audio[index : index + BLOCK]
             now = (index + BLOCK) / SAMPLE_RATE
@@ -206,21 +223,22 @@ class Tracer:
                 began = now - collector.segmenter.silence_run
                 game = self.fresh_game(self.case)
                 started = time.perf_counter()
-                heard = self.pipeline.passes.hear(step.audio, game, game.state.seats).heard
+                recognised = self.pipeline.passes.hear(step.audio, game, game.state.seats)
                 understand = time.perf_counter() - started
+                heard, pass_seconds = recognised.heard, tuple(timing.seconds for timing in recognised.timings)
                 probability, smart_seconds = None, 0.0
                 if self.smart is not None:
                     started = time.perf_counter()
                     probability = self.smart(step.audio)
                     smart_seconds = time.perf_counter() - started
-                heard_at = (now, began, understand, heard, probability, smart_seconds)
+                heard_at = (now, began, understand, heard, probability, smart_seconds, pass_seconds)
             elif step.event in (SegmentEvent.SPEECH_RESUMED, SegmentEvent.SPEECH_ENDED, SegmentEvent.TOO_LONG):
                 if heard_at is not None:
                     resumed = now if step.event is SegmentEvent.SPEECH_RESUMED else None
                     ceiling = None if resumed is not None else now
-                    start, began, understand, heard, probability, smart_seconds = heard_at
+                    start, began, understand, heard, probability, smart_seconds, pass_seconds = heard_at
                     trace.pauses.append(
-                        PauseResult(start, began, resumed, ceiling, understand, heard, probability, smart_seconds)
+                        PauseResult(start, began, resumed, ceiling, understand, heard, probability, smart_seconds, pass_seconds)
                     )
                 heard_at = None
                 if step.event is not SegmentEvent.SPEECH_RESUMED:
@@ -277,14 +295,17 @@ class Policy:
     # (pause) -> seconds of pause the policy needs before ending there, or None: it waits past this pause
     wait: Callable[[PauseResult], float | None]
     gap: float = 0.2  # seconds of pause before understanding starts (the segmenter's early_seconds)
+    # An early run no longer wanted (speech came back) stops before its next pass, as the listener has it since
+    # session 44; False: it runs to its end, holding the worker (before).
+    stops: bool = True
 
 
 def turn_end(trace: Trace, policy: Policy, computing: bool = True, assume: float | None = None) -> tuple[float, int] | None:
     """When the policy ends the turn (seconds of audio, result ready) and at which pause.
 
     Understanding runs on one worker, as in the listener: a pause's job starts when the worker is free,
-    a job still queued when speech resumes is dropped, and one already running finishes (its result
-    thrown away) and holds the worker meanwhile.
+    a job still queued when speech resumes is dropped, and one already running holds the worker to the end
+    of the pass it is in (`policy.stops`; otherwise to its own end), its result thrown away.
     `computing=False` takes understanding as instant: the policy's own wait, free of the machine's load.
     `assume`: understanding (and smart-turn) take this many seconds at every pause instead of the measured
     time (an idle machine's figure, for a loaded run).
@@ -301,6 +322,8 @@ def turn_end(trace: Trace, policy: Policy, computing: bool = True, assume: float
             if pause.resumed is not None and begins >= pause.resumed:
                 continue  # still queued when speech came back: dropped unrun
             ready = free = begins + computed
+            if policy.stops and pause.resumed is not None and free > pause.resumed:
+                free = begins + pause.runs_for(pause.resumed - begins, computed)
         need = policy.wait(pause)
         if need is not None:
             ends = max(ready, pause.silence_began + need)
@@ -385,6 +408,7 @@ def policies(with_smart: bool) -> list[Policy]:
         Policy("shaped", shaped),
         Policy("shaped, every question held, from 0.1 s", every_question_held, gap=0.1),
         Policy(SHIPS, shaped, gap=0.1),
+        Policy("shaped, from 0.1 s, early runs left to finish", shaped, gap=0.1, stops=False),
         Policy("shaped, questions at once, from 0.1 s", questions_at_once, gap=0.1),
         Policy("shaped, questions 0.6 s, from 0.1 s", questions_sooner_wait, gap=0.1),
         Policy("shaped, lone commands held, from 0.1 s", lone_commands_held, gap=0.1),
