@@ -752,8 +752,7 @@ class Listener(Generic[T]):
         self._early_held = None
         future = early if early is not None and not early.cancelled() else None
         if future is not None and self._understand_again(future, began_at, ended_at):
-            future.cancel()  # queued: never run; running: its result is not taken, and it stops at its next step
-            self._early_abandoned.set()
+            self._abandon_early(future)
             future = None
         if future is None:
             future = self.executor.submit(self.understand, audio)
@@ -835,12 +834,17 @@ class Listener(Generic[T]):
         else:
             self._early = self.executor.submit(self.understand, audio)
 
+    def _abandon_early(self, early: Future[T]) -> None:
+        """The early run's result is no longer wanted: still queued, it never runs; running, it stops at its next step
+        and its result is ignored."""
+        early.cancel()
+        self._early_abandoned.set()
+
     def _discard_early(self) -> None:
         self._early_held = None
         early, self._early = self._early, None
         if early is not None:
-            early.cancel()  # a job still queued never runs; one running stops at its next step, its result ignored
-            self._early_abandoned.set()
+            self._abandon_early(early)
 
     def _report_idle(self) -> None:
         with self._lock:
