@@ -352,6 +352,26 @@ def test_the_closed_set_scores_the_said_exhibit_best(tiny_recognizer: Recognizer
     assert all(score <= 0.0 for score in scores.scores)  # mean log-probabilities
 
 
+def test_a_closed_set_no_candidate_of_which_can_reach_the_floor_decodes_only_the_shared_prefix(
+    tiny_recognizer: Recognizer, render_speech: Render
+) -> None:
+    # A floor over any mean (no token's log-probability is above 0): after the shared prefix's one
+    # sequence, which gives every candidate's first token, no candidate is followed further.
+    audio = render_speech("Answers Ormerod.")
+    tiny_recognizer.transcribe(audio)
+    candidates = [" Abel", " Thwaite", " Martha", " Ruddock", " Joel", " Blamire", " Julius", " Ormerod"]
+    whole = tiny_recognizer.score_continuations(audio, "Answers", candidates)
+    floored = tiny_recognizer.score_continuations(audio, "Answers", candidates, keep_within=1.0, floor=1.5)
+    assert floored.sequences == 1 < whole.sequences
+    # Each name's own tokens, after the shared " Answers".
+    encode = tiny_recognizer.tokenizer.encode
+    own = [len(encode(f" Answers{c}")) - len(encode(" Answers")) for c in candidates]
+    assert 1 in own and max(own) > 1
+    for exact, kept, count in zip(whole.scores, floored.scores, own, strict=True):
+        # A one-token name is known from the first sequence; a longer one is never followed.
+        assert kept == pytest.approx(exact, abs=1e-3) if count == 1 else kept == float("-inf")
+
+
 def test_a_whole_command_is_scored_best_among_the_card_s_commands(tiny_recognizer: Recognizer, render_speech: Render) -> None:
     # The whole-command pass's scoring: no prefix, whole commands as candidates (a trie over their
     # tokens), conditioned on the prompt.
@@ -397,6 +417,17 @@ def test_the_staged_scoring_leaves_a_candidate_that_cannot_come_close() -> None:
     assert expansion_plan(known, [1, 2, 2, 0], keep_within=3.2, final=True) == [1, 2]
     # Every candidate scored: nothing to follow.
     assert expansion_plan([[-0.5], [-1.0, -2.0]], [1, 2], keep_within=1.0, final=True) == []
+
+
+def test_the_staged_scoring_leaves_a_candidate_that_cannot_come_near_the_floor() -> None:
+    # Nothing scored to its end. Candidate 0 can reach at most -14 / 2 = -7.0, candidate 1 -10 / 2 = -5.0.
+    known = [[-14.0], [-10.0], []]
+    assert expansion_plan(known, [2, 2, 0], keep_within=1.0, final=True) == [0, 1]
+    # The caller takes no best under -5.5 (the closed set's floor): candidate 0, more than 1.0 under it,
+    # can be neither that best nor within the margin of one: it is left.
+    assert expansion_plan(known, [2, 2, 0], keep_within=1.0, final=True, floor=-5.5) == [1]
+    # A best known over the floor decides as before.
+    assert expansion_plan([[-0.5], [-6.0], [-1.2]], [1, 2, 2], keep_within=1.0, final=True, floor=-5.5) == [2]
 
 
 def test_a_path_inside_another_is_forced_once() -> None:

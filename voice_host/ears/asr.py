@@ -514,18 +514,22 @@ def _known_logprobs(tokens: tuple[int, ...], shared: int, rows: dict[tuple[int, 
     return found
 
 
-def expansion_plan(known: Sequence[Sequence[float]], lengths: Sequence[int], keep_within: float, final: bool) -> list[int]:
+def expansion_plan(
+    known: Sequence[Sequence[float]], lengths: Sequence[int], keep_within: float, final: bool, floor: float = -math.inf
+) -> list[int]:
     """Which candidates of a closed set to follow to their end next (their indices).
 
     `known[i]` are candidate i's first token log-probabilities found so far, of `lengths[i]` (0: it
     has nothing of its own and is never scored). Its mean can be no higher than their sum over its
     length (no token's log-probability is above 0): one whose bound is more than `keep_within` below
     the best mean already known can neither be the best nor come within `keep_within` of it, and is
-    not followed. Of the rest, the one that promises most is followed first (its mean is then known,
-    and most others fall away), and when `final` every one still open.
+    not followed. Nor is one more than `keep_within` below `floor`, the least mean the caller takes:
+    a best under the floor is taken by no one, and a best at it or over leaves such a one behind.
+    Of the rest, the one that promises most is followed first (its mean is then known, and most
+    others fall away), and when `final` every one still open.
     """
     exact = [sum(found) / count for found, count in zip(known, lengths, strict=True) if count and len(found) == count]
-    best = max(exact, default=-math.inf)
+    best = max([*exact, floor])
     bounds = [
         (sum(found) / count, index)
         for index, (found, count) in enumerate(zip(known, lengths, strict=True))
@@ -826,6 +830,7 @@ class Recognizer:
         continuations: Sequence[str],
         initial_prompt: str | None = None,
         keep_within: float | None = None,
+        floor: float = -math.inf,
     ) -> SlotScores:
         """How well each continuation of `prefix` fits the audio: its mean token log-probability.
 
@@ -845,7 +850,9 @@ class Recognizer:
         gives every candidate's first token; then the candidate whose first tokens promise most; then
         every candidate that could still come within `keep_within` of the best mean found. The rest
         score -inf: they are more than `keep_within` behind the best, which is all a caller comparing
-        the best with the runner-up by a margin of at most `keep_within` needs to know.
+        the best with the runner-up by a margin of at most `keep_within` needs to know. A caller that takes
+        no best under `floor` says so: a candidate more than `keep_within` under it is not followed either
+        (when none can reach the floor, only the shared prefix is decoded).
         """
         audio = played_at(audio, self.options.playback_rate)
         model = self.model
@@ -906,7 +913,7 @@ class Recognizer:
                 else:
                     force([full[0][:shared]], encoded)
                     for final in (False, True):
-                        chosen = expansion_plan(known(), own, keep_within, final)
+                        chosen = expansion_plan(known(), own, keep_within, final, floor)
                         if not chosen:
                             break
                         force((full[i][:-1] for i in chosen), encoded)

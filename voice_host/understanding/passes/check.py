@@ -110,7 +110,11 @@ def name_heard_in_place(hearing: Hearing, ears: Ears, suspect: str, plain: str) 
     settings = ears.settings
     candidates, keys = _spoken_name_candidates(hearing.matcher, first[span[0]].isupper())
     scores = ears.recognizer.score_continuations(
-        hearing.audio, first[: span[0]].rstrip(), candidates, keep_within=settings.check_name_margin
+        hearing.audio,
+        first[: span[0]].rstrip(),
+        candidates,
+        keep_within=settings.check_name_margin,
+        floor=settings.check_name_floor,
     )
     hearing.runs.append(PassRun(PassName.CHECK, (), (scores,)))
     best: dict[str, float] = {}

@@ -183,17 +183,17 @@ def closed_best(hearing: Hearing, ears: Ears, wanted: ClosedSlot, by: PassName) 
     stands out, else None."""
     # Only the best and whatever comes within the margin of it decide: the rest need not be scored to the end.
     settings = ears.settings
+    # The closed set always picks something: the best must fit (the floor) and stand out from
+    # the next best (the margin), or the slot stays as heard.
+    floor = settings.closed_set_exhibit_floor if wanted.slot is Slot.EXHIBIT else settings.closed_set_floor
     scores = ears.recognizer.score_continuations(
-        hearing.audio, wanted.prefix, wanted.candidates, keep_within=settings.closed_set_margin
+        hearing.audio, wanted.prefix, wanted.candidates, keep_within=settings.closed_set_margin, floor=floor
     )
     hearing.runs.append(PassRun(by, (), (scores,)))
     best: dict[int | str, float] = {}
     for value, score in zip(wanted.values, scores.scores, strict=True):
         best[value] = max(best.get(value, -math.inf), score)
     ranked = sorted(best.values(), reverse=True)
-    # The closed set always picks something: the best must fit (the floor) and stand out from
-    # the next best (the margin), or the slot stays as heard.
-    floor = settings.closed_set_exhibit_floor if wanted.slot is Slot.EXHIBIT else settings.closed_set_floor
     if ranked[0] < floor or ranked[0] - ranked[1] < settings.closed_set_margin:
         return None
     # The candidate that scored best, as said ("Francis" or "Keld": the next slot continues from it).

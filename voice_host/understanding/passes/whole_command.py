@@ -100,6 +100,7 @@ class WholeCommandPass:
             [*said, f" {own}"] if own else said,
             initial_prompt=ears.vocabulary.prompt,
             keep_within=ears.settings.whole_command_keep_within,
+            floor=ears.settings.whole_command_floor,
         )
         hearing.runs.append(PassRun(self.name, (), (scores,)))
         best: dict[str, float] = {}
