@@ -123,6 +123,7 @@ class ScriptedRecognizer:
         continuations: Sequence[str],
         initial_prompt: str | None = None,
         keep_within: float | None = None,
+        floor: float = -math.inf,
     ) -> SlotScores:
         self.calls.append(f"closed set: {prefix}")
         scores = tuple(self.fits.get(continuation, -10.0) for continuation in continuations)
