@@ -161,6 +161,29 @@ def test_the_far_end_ignores_jitter_and_follows_a_lasting_change_of_offset() -> 
     assert later[-1] == 8000 + 79 * BLOCK_SAMPLES - 1600  # but once most of the last 16 agree
 
 
+def test_the_far_end_moves_on_when_behind_but_stays_a_little_ahead() -> None:
+    """Behind what sounds, the echo would come sooner than the canceller learnt it: the far end moves on at once.
+    A little ahead, the echo comes later, which the canceller follows: the far end stays, and the canceller's
+    delay is not moved again by stream times that flip back and forth."""
+    step = BLOCK_SAMPLES / SAMPLE_RATE
+
+    def starts_when_times_say(shift_seconds: float) -> list[int]:
+        far = FarEnd(realign_seconds=0.02, ahead_seconds=0.06, votes=16)
+        push_timed(far, ramp(8 * SAMPLE_RATE), SAMPLE_RATE, first_at=10.0)
+        first = first_sample(far.take(BLOCK_SAMPLES, 10.5))
+        return [first_sample(far.take(BLOCK_SAMPLES, 10.5 + n * step + shift_seconds)) - first for n in range(1, 40)]
+
+    counted = [n * BLOCK_SAMPLES for n in range(1, 40)]
+    # The times say the blocks sound 40 ms sooner than counted: what is handed on is 40 ms ahead. It stays.
+    assert starts_when_times_say(-0.04) == counted
+    # 40 ms later than counted: behind. Once most of the last 16 agree, it moves on by 640 samples.
+    behind = starts_when_times_say(0.04)
+    assert behind[:7] == counted[:7]
+    assert behind[-1] == counted[-1] + 640
+    # 100 ms ahead (beyond what the canceller follows): it moves back.
+    assert starts_when_times_say(-0.1)[-1] == counted[-1] - 1600
+
+
 def test_the_far_end_converts_the_players_rate_in_time() -> None:
     far = FarEnd()
     rate = 22_050

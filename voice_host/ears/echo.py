@@ -72,9 +72,14 @@ class FarEnd:
     `inputBufferAdcTime`): a sound server resamples and buffers each stream its own way, so counting
     samples lets the offset between them wander (an underrun shifts it by the silence played). The stream
     times jitter by tens of milliseconds (a callback served late), so the far end moves only when the
-    median of the last `votes` blocks' offsets is more than `realign_seconds` from where it is: a
-    steady offset that small the canceller's filter takes in its stride, and every move costs it a
-    little re-adapting. Without times (files, benchmarks) they are matched by count, and
+    median of the last `votes` blocks' offsets says it is behind what sounds by more than `realign_seconds`
+    (the echo would come sooner than where the canceller learnt it, which it cannot follow), or ahead by
+    more than `ahead_seconds` (an echo come later the canceller follows: speex's far end is delayed with
+    the move the shadow finds, up to `MOST_FOLLOWED`). Every move of the far end is a move of the echo's
+    delay to the canceller, and the microphone is shut over the Host until it cancels again: live, the
+    offsets flipped between about +20 and -20 ms under load, and each flip moved the echo (session 46,
+    docs/benchmarks.md "The far end moved back only past 60 ms"). Without times (files, benchmarks) they
+    are matched by count, and
     when more than `max_lag_seconds` piles up (the microphone opened late, or stalled) the oldest is
     dropped, so the echo stays within the canceller's reach.
     """
@@ -85,10 +90,12 @@ class FarEnd:
         sample_rate: int = SAMPLE_RATE,
         realign_seconds: float = 0.02,
         votes: int = 16,
+        ahead_seconds: float = 0.06,
     ) -> None:
         self.sample_rate = sample_rate
         self.max_lag_seconds = max_lag_seconds
-        self.realign_seconds = realign_seconds
+        self.realign_seconds = realign_seconds  # behind what sounds by more: moved on at once
+        self.ahead_seconds = ahead_seconds  # ahead of what sounds by more: moved back
         self.votes = votes
         self._lock = threading.Lock()
         self._pushed: deque[tuple[Audio, int, float | None]] = deque()
@@ -171,8 +178,8 @@ class FarEnd:
             self._next = round(wanted)
         self._offsets.append(wanted - self._next)
         if len(self._offsets) == self.votes:
-            offset = float(np.median(self._offsets))
-            if abs(offset) > self.realign_seconds * self.sample_rate:
+            offset = float(np.median(self._offsets))  # > 0: what is handed on sounded that long ago (behind)
+            if offset > self.realign_seconds * self.sample_rate or -offset > self.ahead_seconds * self.sample_rate:
                 log.debug(
                     "the far end moved %+.0f ms to where the stream times say (microphone at %.3f, far end anchored at %.3f)",
                     1000 * offset / self.sample_rate,
