@@ -140,6 +140,19 @@ def test_stream_synthesizes_one_sentence_at_a_time_in_order() -> None:
     assert [text for _, text, _ in calls] == [line.text for line in EXPECTED_LINES]
 
 
+def test_only_the_first_piece_is_made_on_both_cores() -> None:
+    """The table waits for a reply's first piece; the rest is made while the Host speaks, on one core (lean), so the
+    speaker's callback is never starved."""
+    full: list[tuple[Path | None, str, Any]] = []
+    lean: list[tuple[Path | None, str, Any]] = []
+    synthesizer = Synthesizer(
+        default_voice_map(KEYS), loader=lambda model: _FakeVoice(model, full), lean_loader=lambda model: _FakeVoice(model, lean)
+    )
+    list(synthesizer.stream(REPLY))
+    assert [text for _, text, _ in full] == [EXPECTED_LINES[0].text]
+    assert [text for _, text, _ in lean] == [line.text for line in EXPECTED_LINES[1:]]
+
+
 def test_each_suspect_sounds_different_from_the_host_and_each_other() -> None:
     voices = default_voice_map(KEYS)
     settings = [voices.for_role(key) for key in KEYS]

@@ -18,6 +18,7 @@ import time
 import tomllib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -308,19 +309,26 @@ def resample(audio: Audio, from_rate: float, to_rate: int) -> Audio:
     return np.concatenate(chunks).astype(np.float32, copy=False)
 
 
-def load_piper_voice(model: Path | None) -> PiperLike:
-    """Load a piper voice (None: the bundled one)."""
+def load_piper_voice(model: Path | None, lean: bool = False) -> PiperLike:
+    """Load a piper voice (None: the bundled one). `lean`: on one thread that never spins (`Synthesizer`'s for what
+    is made while the Host already speaks)."""
+    import onnxruntime
     from piper import PiperVoice
 
     from models.locate import piper_voice_files
 
     started = time.perf_counter()
-    if model is None:
-        files = piper_voice_files()
-        voice = PiperVoice.load(files.model, config_path=files.config)
-    else:
-        voice = PiperVoice.load(model)
-    log.info("piper voice %s loaded in %.1f s", model or "(bundled)", time.perf_counter() - started)
+    bundled = piper_voice_files() if model is None else None
+    path = bundled.model if bundled is not None else model
+    assert path is not None
+    voice = PiperVoice.load(path, config_path=bundled.config if bundled is not None else None)
+    if lean:
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        session = onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
+        voice = replace(voice, session=session)
+    log.info("piper voice %s%s loaded in %.1f s", model or "(bundled)", " (lean)" if lean else "", time.perf_counter() - started)
     return voice
 
 
@@ -332,11 +340,19 @@ class Synthesizer:
         voices: VoiceMap | None = None,
         output_rate: int = PLAYBACK_RATE,
         loader: Callable[[Path | None], PiperLike] | None = None,
+        lean_loader: Callable[[Path | None], PiperLike] | None = None,
     ) -> None:
         self.voices = voices or VoiceMap()
         self.output_rate = output_rate
         self._loader = loader or load_piper_voice  # looked up now, so a test can stand in for piper
-        self._loaded: dict[Path | None, PiperLike] = {}
+        # What is made while the Host already speaks (a reply's pieces after its first) is made on one core that never
+        # spins: made on both, a long exhibit kept both cores busy for seconds as it began, the speaker's callback ran
+        # late, the device ran dry and the echo's delay moved (docs/benchmarks.md "Piper on one core"). The first piece,
+        # which the table waits for, is made on both (0.24 s against 0.50 s for a suspect's sentence).
+        if lean_loader is None:
+            lean_loader = self._loader if loader is not None else partial(load_piper_voice, lean=True)
+        self._lean_loader = lean_loader
+        self._loaded: dict[tuple[Path | None, bool], PiperLike] = {}
         self._lock = threading.Lock()
         # First pieces made ahead (`prepare`): a reply that opens with one is heard without waiting for piper.
         self._ahead: dict[tuple[str, str], SpokenSentence] = {}
@@ -344,20 +360,24 @@ class Synthesizer:
     def preload(self) -> None:
         """Load every voice file the map uses (so the first reply is not slowed by loading)."""
         for role in self.voices.roles:
-            self._voice(self.voices.for_role(role).model)
+            for lean in (False, True):
+                self._voice(self.voices.for_role(role).model, lean)
 
-    def _voice(self, model: Path | None) -> PiperLike:
+    def _voice(self, model: Path | None, lean: bool = False) -> PiperLike:
         with self._lock:
-            if model not in self._loaded:
-                self._loaded[model] = self._loader(model)
-            return self._loaded[model]
+            if (model, lean) not in self._loaded:
+                self._loaded[(model, lean)] = (self._lean_loader if lean else self._loader)(model)
+            return self._loaded[(model, lean)]
 
-    def synthesize(self, line: SpeechLine, text: str | None = None, pause: float | None = None, piece: int = 0) -> SpokenSentence:
-        """One line (or a piece of it: `text`) in its role's voice, with `pause` seconds after it."""
+    def synthesize(
+        self, line: SpeechLine, text: str | None = None, pause: float | None = None, piece: int = 0, lean: bool = False
+    ) -> SpokenSentence:
+        """One line (or a piece of it: `text`) in its role's voice, with `pause` seconds after it. `lean`: made on one
+        core (the Host is already speaking)."""
         from piper import SynthesisConfig
 
         settings = self.voices.for_role(line.role)
-        voice = self._voice(settings.model)
+        voice = self._voice(settings.model, lean)
         native_rate = int(voice.config.sample_rate)
         # Raising the pitch by resampling also quickens the pace by the same factor: slow piper down to match.
         config = SynthesisConfig(
@@ -382,13 +402,13 @@ class Synthesizer:
         split = first_clause(line.text)
         return split if split is not None else (line.text, None)
 
-    def _first_piece(self, line: SpeechLine) -> tuple[SpokenSentence, str | None]:
+    def _first_piece(self, line: SpeechLine, lean: bool = False) -> tuple[SpokenSentence, str | None]:
         """The first line's first piece (made ahead, or made now) and the rest to make after."""
         text, rest = self._split_first(line)
         ahead = self._ahead.get((line.role, text))
         if ahead is not None:
             return SpokenSentence(line, ahead.audio, ahead.sample_rate), rest
-        return self.synthesize(line, text, pause=CLAUSE_PAUSE if rest is not None else None), rest
+        return self.synthesize(line, text, pause=CLAUSE_PAUSE if rest is not None else None, lean=lean), rest
 
     def made_ahead(self, line: SpeechLine) -> bool:
         """Whether `line`, opening a reply, is said from a piece made ahead."""
@@ -397,26 +417,27 @@ class Synthesizer:
     def prepare(self, lines: Iterable[SpeechLine], stop: threading.Event | None = None) -> int:
         """Make ahead the first piece of each line a reply may open with (the suspects' FILE lines, the
         exhibits): when one does, its first audio needs no synthesis. Returns how many were made.
-        `stop` set ends it before the next line (the voice side is closing)."""
+        `stop` set ends it before the next line (the voice side is closing). Made lean, on one core: no one waits for
+        them, and the Host reads the opening meanwhile (made on both, the 204 lines kept both cores busy for 42 s)."""
         made = 0
         for line in lines:
             if stop is not None and stop.is_set():
                 break
             if not self.made_ahead(line):
-                self._ahead[(line.role, self._split_first(line)[0])] = self._first_piece(line)[0]
+                self._ahead[(line.role, self._split_first(line)[0])] = self._first_piece(line, lean=True)[0]
                 made += 1
         return made
 
     def stream_lines(self, lines: Iterable[SpeechLine]) -> Iterator[SpokenSentence]:
         for index, line in enumerate(lines):
             if index > 0:
-                yield self.synthesize(line)
+                yield self.synthesize(line, lean=True)
                 continue
             # The table waits for the first line only: say its first clause as soon as it is made.
             first, rest = self._first_piece(line)
             yield first
             if rest is not None:
-                yield self.synthesize(line, rest, piece=1)
+                yield self.synthesize(line, rest, piece=1, lean=True)
 
     def stream(self, reply: Reply) -> Iterator[SpokenSentence]:
         """Each sentence of the reply's spoken parts, made only when asked for (first audio comes fast)."""
