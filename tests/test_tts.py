@@ -141,8 +141,8 @@ def test_stream_synthesizes_one_sentence_at_a_time_in_order() -> None:
 
 
 def test_only_the_first_piece_is_made_on_both_cores() -> None:
-    """The table waits for a reply's first piece; the rest is made while the Host speaks, on one core (lean), so the
-    speaker's callback is never starved."""
+    """The table waits for a reply's first piece; the rest is made while the Host speaks, on one core (lean), leaving
+    the other to what the table says over it."""
     full: list[tuple[Path | None, str, Any]] = []
     lean: list[tuple[Path | None, str, Any]] = []
     synthesizer = Synthesizer(
