@@ -151,6 +151,10 @@ def test_only_the_first_piece_is_made_on_both_cores() -> None:
     list(synthesizer.stream(REPLY))
     assert [text for _, text, _ in full] == [EXPECTED_LINES[0].text]
     assert [text for _, text, _ in lean] == [line.text for line in EXPECTED_LINES[1:]]
+    # Lines made ahead are waited for by no one: lean too.
+    ahead = SpeechLine(EXPECTED_LINES[0].role, "Nobody waits for this line.", 0)
+    synthesizer.prepare([ahead])
+    assert lean[-1][1] == ahead.text and len(full) == 1
 
 
 def test_each_suspect_sounds_different_from_the_host_and_each_other() -> None:

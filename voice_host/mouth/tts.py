@@ -11,6 +11,7 @@ resampling), unless the per-user voices.toml gives it another piper .onnx file. 
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import threading
@@ -321,13 +322,18 @@ def load_piper_voice(model: Path | None, lean: bool = False) -> PiperLike:
     bundled = piper_voice_files() if model is None else None
     path = bundled.model if bundled is not None else model
     assert path is not None
-    voice = PiperVoice.load(path, config_path=bundled.config if bundled is not None else None)
-    if lean:
+    config_path = bundled.config if bundled is not None else Path(f"{path}.json")  # where PiperVoice.load looks
+    if lean:  # its own session, as PiperVoice.load makes one but with these options
+        from piper.config import PiperConfig
+
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         session = onnxruntime.InferenceSession(str(path), sess_options=options, providers=["CPUExecutionProvider"])
-        voice = replace(voice, session=session)
+        config = PiperConfig.from_dict(json.loads(config_path.read_text(encoding="utf-8")))
+        voice = PiperVoice(session=session, config=config)
+    else:
+        voice = PiperVoice.load(path, config_path=config_path)
     log.info("piper voice %s%s loaded in %.1f s", model or "(bundled)", " (lean)" if lean else "", time.perf_counter() - started)
     return voice
 
