@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +155,24 @@ def test_only_the_first_piece_is_made_on_both_cores() -> None:
     ahead = SpeechLine(EXPECTED_LINES[0].role, "Nobody waits for this line.", 0)
     synthesizer.prepare([ahead])
     assert lean[-1][1] == ahead.text and len(full) == 1
+
+
+def test_preloading_leaves_the_lean_voices_to_their_first_use() -> None:
+    """Start-up loads what the first sound needs; the lean sessions load behind it."""
+    loaded: list[str] = []
+
+    def loader(kind: str) -> Callable[[Path | None], _FakeVoice]:
+        def load(model: Path | None) -> _FakeVoice:
+            loaded.append(kind)
+            return _FakeVoice(model, [])
+
+        return load
+
+    synthesizer = Synthesizer(default_voice_map(KEYS), loader=loader("full"), lean_loader=loader("lean"))
+    synthesizer.preload()
+    assert loaded and set(loaded) == {"full"}
+    list(synthesizer.stream(REPLY))
+    assert loaded.count("lean") == 1
 
 
 def test_each_suspect_sounds_different_from_the_host_and_each_other() -> None:

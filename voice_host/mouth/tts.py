@@ -365,10 +365,10 @@ class Synthesizer:
         self._ahead: dict[tuple[str, str], SpokenSentence] = {}
 
     def preload(self) -> None:
-        """Load every voice file the map uses (so the first reply is not slowed by loading)."""
+        """Load every voice file the map uses (so the first reply is not slowed by loading). The lean sessions load
+        when first used, by the lines made ahead or behind a reply's first piece, not on the way to the first sound."""
         for role in self.voices.roles:
-            for lean in (False, True):
-                self._voice(self.voices.for_role(role).model, lean)
+            self._voice(self.voices.for_role(role).model)
 
     def _voice(self, model: Path | None, lean: bool = False) -> PiperLike:
         with self._lock:
