@@ -101,6 +101,9 @@ class Short:
     before_seconds: float = 0.0
     before_cpu_seconds: float = 0.0
     audio: Audio | None = None  # what was scored (bench/stop_spotter.py learns from it)
+    # The Host was held after this scoring (`ShortPath.hold_from`): the wall and processor seconds of the pause's
+    # scorings up to here, when the hold came. None: not held here.
+    held_after: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -245,13 +248,21 @@ class Ears:
                 if short.scores is heard.scores:
                     short.word = heard.word
 
+        class Hold:  # the Host held while the other opinions are asked: when, in the pause's scoring time
+            def hold(self) -> None:
+                last = shorts[-1]
+                last.held_after = (last.before_seconds + last.scores.seconds, last.before_cpu_seconds + last.cpu_seconds)
+
+            def release(self) -> None:
+                pass
+
         listener: Listener[Any] = Listener(
             FeedOnlySource(), self.vad, understand, deliver, executor=InlineExecutor(), clock=lambda: now[0],
             turn_complete=self.complete, echo=self.echo, far_end=self.far_end,
             short_words=score if self.scorer is not None else None, on_short_word=took,
             second_opinion=(lambda audio: score(audio, self.second)) if self.second is not None else None,
             stop_spotter=(lambda audio: score(audio, self.spotter)) if self.spotter is not None else None,
-            settings=self.settings,
+            settings=self.settings, host_hold=Hold(),
         )  # fmt: skip
         listener.begin_speaking()
         for at in range(0, len(mic) - BLOCK_SAMPLES + 1, BLOCK_SAMPLES):
@@ -378,6 +389,26 @@ def trial_scene(case: Any, history_seconds: float) -> tuple[Any, Scene]:
     return synthesizer, Scene(spoken(synthesizer, night_replies(case)[:3]), RoomImpulses(), history_seconds)
 
 
+def held_before(shorts: list[Short], taken: Short) -> tuple[float, float] | None:
+    """The wall and processor seconds of scoring at which the Host was held in `taken`'s pause, if it was."""
+    return next((s.held_after for s in shorts if s.asked == taken.asked and s.held_after is not None), None)
+
+
+def held_seconds(shorts: list[Short]) -> list[float]:
+    """How long each hold on doubt silenced the Host before the verdict let it play on (holds a stop ended are not
+    counted): the pause's scorings after the hold."""
+    found: list[float] = []
+    for short in shorts:
+        if short.held_after is None:
+            continue
+        pause = [s for s in shorts if s.asked == short.asked]
+        if any(s.word is not None for s in pause):
+            continue
+        last = pause[-1]
+        found.append(last.before_seconds + last.scores.seconds - short.held_after[0])
+    return found
+
+
 def pick(times: list[float], q: float) -> float:
     ordered = sorted(times)
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
@@ -444,6 +475,12 @@ def main() -> None:
         default=0.0,
         help="the nights' echo delay moves this often a minute, 10-40 ms at a time (a sound server under load; "
         "audio_fixtures/echo.py with_underruns); 0: a steady delay",
+    )
+    parser.add_argument(
+        "--hold-from",
+        default=str(ShortPath().hold_from),
+        help="the spotter's log-odds, under its floor, from which the Host is held silent while Whisper base judges the "
+        "word (ShortPath.hold_from); 'None': it reads on until the verdict, the rule before",
     )
     parser.add_argument("--first-night", type=int, default=0, help="the nights' seeds start here (night-K ...)")
     parser.add_argument("--detector", choices=("webrtc", "speex"), default="speex", help="what Silero listens to")
@@ -534,6 +571,7 @@ def main() -> None:
         faint_from=None if args.faint_from == "None" else float(args.faint_from),
         both_spotter_floor=None if args.both_spotter_floor == "None" else float(args.both_spotter_floor),
         spotter_floor=args.spotter_floor,
+        hold_from=None if args.hold_from == "None" else float(args.hold_from),
     )
     settings = ListenerSettings(short_path=short_path)
     if args.own_voice == "None":
@@ -579,6 +617,8 @@ def main() -> None:
         return over, alone, cell + ("" if over else f" (heard {listed(after)})")
 
     times: list[float] = []
+    holds_taken = 0  # stop words whose silence came from a hold on doubt
+    unheld: list[float] = []  # the same stop words' silence had the Host read on until the verdict
     parts: list[tuple[float, float, float, float]] = []  # Silero's lag, the pause waited, recognition (wall, processor)
     rows: list[str] = []
     for n in range(args.trials):
@@ -599,13 +639,20 @@ def main() -> None:
         if taken:
             first = taken[0]
             lag, pause = first.pause_began - word_over, first.asked - first.pause_began
-            recognition = first.before_seconds + first.scores.seconds
+            recognition, cpu = first.before_seconds + first.scores.seconds, first.before_cpu_seconds + first.cpu_seconds
+            held = held_before(shorts, first)
+            unheld.append(lag + pause + recognition + SPEAKER_BLOCK_SECONDS)  # the Host read on until the verdict
+            if held is not None:  # silent from the hold: the verdict kept it so
+                recognition, cpu = held
+                holds_taken += 1
             barge = lag + pause + recognition + SPEAKER_BLOCK_SECONDS
-            parts.append((lag, pause, recognition, first.before_cpu_seconds + first.cpu_seconds))
+            parts.append((lag, pause, recognition, cpu))
             how = f"short path {shown(first)}: lag {lag:.2f} + pause {pause:.2f} + recognition {recognition:.2f} s"
+            how += " (held on doubt)" if held is not None else ""
         elif stops:
             first_stop = stops[0]
             barge = first_stop.ended - word_over + first_stop.understand_seconds + SPEAKER_BLOCK_SECONDS
+            unheld.append(barge)
             waited, took_s = first_stop.ended - word_over, first_stop.understand_seconds
             how = f"whole understanding {first_stop.transcript!r}: pause {waited:.2f} + understanding {took_s:.2f} s"
         else:
@@ -620,6 +667,7 @@ def main() -> None:
 
     other_rows: list[str] = []
     false_acts = 0
+    other_holds = 0  # the Host held on doubt over other words, and let play on
     understood_over = understood_alone = 0  # other words whose intent is as labelled (the whole understanding)
     split = Split.TEST if args.voices == "test" else Split.TUNE
     others_list = other_words(args.others, split)
@@ -636,6 +684,9 @@ def main() -> None:
         acted = [f"short path: {s.word.value} {shown(s)}" for s in shorts if s.word is not None]
         acted += [f"whole understanding: {h.transcript!r}" for h in heard if h.acts]
         false_acts += 1 if acted else 0
+        held_for = held_seconds(shorts)
+        other_holds += len(held_for)
+        acted += [f"held {seconds:.2f} s" for seconds in held_for]
         kept = "-"
         if not args.short_only:  # what the whole understanding made of them, and of the same words alone in the room
             over, alone, kept = judged(fixture, heard, mixed)
@@ -689,14 +740,21 @@ def main() -> None:
     command += " --no-again" if args.no_again else ""
     command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
     command += " --moves-as-before" if args.moves_as_before else ""
+    command += f" --hold-from {args.hold_from}"
     nights = f" --nights {args.nights}" + (f" --first-night {args.first_night}" if args.first_night else "")
     print(f"`{command}" + (" --no-night" if args.no_night else nights) + "`\n")
     if args.trials:
         within = sum(1 for t in times if t <= 0.5)
         print(
-            f"Stop words acted on: {len(times)}/{args.trials}"
+            f"Stop words acted on: {len(times)}/{args.trials} ({holds_taken} silent from a hold on doubt)"
             + (f"; end of the word to silence p50 {pick(times, 50):.2f} s, p90 {pick(times, 90):.2f} s" if times else "")
-            + f"; within 0.5 s: {within}/{args.trials}.\n"
+            + f"; within 0.5 s: {within}/{args.trials}"
+            + (
+                f" (had the Host read on until the verdict: {sum(1 for t in unheld if t <= 0.5)}/{args.trials})"
+                if holds_taken
+                else ""
+            )
+            + ".\n"
         )
     if parts:
         lags, pauses, recognitions, cpus = zip(*parts, strict=True)
@@ -716,7 +774,10 @@ def main() -> None:
         for row in rows:
             print(row)
     if others_list:
-        print(f"\nOther words over the Host: {false_acts}/{len(others_list)} would have acted at once (false stops).")
+        print(
+            f"\nOther words over the Host: {false_acts}/{len(others_list)} would have acted at once (false stops); the Host "
+            f"was held on doubt and played on {other_holds} times."
+        )
         if not args.short_only:
             print(
                 f"Understood as labelled (the whole understanding, what the Host keeps and answers when it stops): "
@@ -764,13 +825,16 @@ def main() -> None:
             usable = [h for h in heard if h.usable]
             acting = [h for h in heard if h.acts]
             taken = [s for s in shorts if s.word is not None]
+            night_holds = held_seconds(shorts)
             print(
                 f"\nNight {night + 1}: {len(replies)} replies, {len(played) / SAMPLE_RATE / 60:.1f} min of the Host through "
                 f"one echo path ({path.delay_seconds * 1000:.0f} ms, {path.gain_db:.0f} dB, room {path.room}, "
                 f"RT60 {path.rt60:.2f} s{f', its delay moved {len(shifts)} times' if shifts else ''}), "
                 f"heard in {seconds:.0f} s: {len(heard)} utterances handed on, {len(usable)} usable messages "
                 f"(self-triggered), {len(acting)} that would have acted at once; the short path scored {len(shorts)} "
-                f"and took {len(taken)} (false stops)."
+                f"and took {len(taken)} (false stops); the Host was held on doubt {len(night_holds)} times"
+                + (f" ({', '.join(f'{h:.2f}' for h in night_holds)} s)" if night_holds else "")
+                + "."
             )
             for h in heard:
                 print(f"- at {h.began:.1f} s: {h.transcript!r} -> {h.text!r}{' (USABLE)' if h.usable else ''}")
@@ -780,14 +844,14 @@ def main() -> None:
                 print(f"score night {night + 1} at {s.asked:.1f} s: {s.scores.ranked()}", file=sys.stderr)
             summary.append(
                 f"| {night + 1} | {path.room} | {path.rt60:.2f} s | {path.delay_seconds * 1000:.0f} ms | {path.gain_db:.0f} dB | "
-                f"{len(heard)} | {len(usable)} | {len(acting)} | {len(taken)} |"
+                f"{len(heard)} | {len(usable)} | {len(acting)} | {len(taken)} | {len(night_holds)} |"
             )
             print(summary[-1], file=sys.stderr, flush=True)
         print(
             "\n| night | room | RT60 | delay | level | utterances handed on | usable messages (self-triggered) | "
-            "would have acted at once | short path took |"
+            "would have acted at once | short path took | held on doubt |"
         )
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for row in summary:
             print(row)
 

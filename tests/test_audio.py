@@ -186,6 +186,48 @@ def test_player_stop_cuts_the_sentence_short() -> None:
     assert called == []
 
 
+def test_a_held_player_is_silent_and_plays_on_from_where_it_was() -> None:
+    player = Player()
+    player.back_after_hold_seconds = 0.0
+    player.play(np.arange(1, 7, dtype=np.float32))
+    assert _pull(player, 2).tolist() == [1, 2]
+    player.hold()
+    assert player.held
+    assert _pull(player, 3).tolist() == [0, 0, 0]
+    assert player.playing and not player.wait(timeout=0)  # nothing dropped
+    player.release()
+    assert _pull(player, 5).tolist() == [3, 4, 5, 6, 0]
+
+
+def test_a_released_player_says_again_a_little_of_what_the_hold_cut() -> None:
+    player = Player()
+    player.back_after_hold_seconds = 2 / player.device_rate  # two samples
+    player.play(np.arange(1, 7, dtype=np.float32))
+    assert _pull(player, 3).tolist() == [1, 2, 3]
+    player.hold()
+    assert _pull(player, 2).tolist() == [0, 0]
+    player.release()
+    assert _pull(player, 5).tolist() == [2, 3, 4, 5, 6]
+
+
+def test_a_hold_nobody_releases_lasts_no_longer_than_its_limit() -> None:
+    player = Player()
+    player.play(np.arange(1, 4, dtype=np.float32))
+    player.most_held_seconds = 0.0
+    player.hold()
+    assert not player.held
+    assert _pull(player, 3).tolist() == [1, 2, 3]
+
+
+def test_a_stop_ends_a_hold_with_the_sentence() -> None:
+    player = Player()
+    player.play(np.ones(10, np.float32))
+    player.hold()
+    player.stop()
+    player.play(np.full(2, 2.0, np.float32))  # the next reply is not held
+    assert _pull(player, 3).tolist() == [2, 2, 0]
+
+
 def test_devices_without_a_sound_card_say_so(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(audio, "describe_devices", lambda: [])
     assert audio.run_devices(argparse.Namespace()) == 0

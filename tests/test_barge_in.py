@@ -282,6 +282,44 @@ def test_the_spotter_is_asked_first_and_base_only_when_the_spotter_does_not_take
     assert rule.take([(word, None)], clipped, None, opinion("spotter", scores(stop=3.4)))[1] is ShortWord.STOP  # no base
 
 
+def test_the_host_is_held_once_while_base_judges_a_word_the_spotter_came_near_on() -> None:
+    rule = replace(
+        SHORT, second_opinion_from=-5.0, second_opinion_rank=1, spotter_floor=3.0, both_spotter_floor=None, hold_from=0.5
+    )
+    word = np.full(800, 0.5, dtype=np.float32)
+    asked: list[str] = []
+
+    def opinion(name: str, result: ShortWordScores) -> Callable[[Audio], ShortWordScores]:
+        def score(audio: Audio) -> ShortWordScores:
+            asked.append(name)
+            return result
+
+        return score
+
+    clipped = opinion("tiny", scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0))  # stop ranked first, under the floor
+    near, far = opinion("spotter", scores(stop=1.0)), opinion("spotter", scores(stop=-2.0))
+    base = opinion("base", scores(stop=-9.0))
+    held = lambda: asked.append("hold")  # noqa: E731
+    assert rule.take([(word, None), (word * 2, None)], clipped, base, near, held)[1] is None
+    assert asked == ["tiny", "spotter", "hold", "base", "tiny", "spotter", "base"]  # held once, before base
+    asked.clear()
+    assert rule.take([(word, None)], clipped, base, far, held)[1] is None
+    assert asked == ["tiny", "spotter", "base"]  # the spotter far from a stop: the Host reads on
+    asked.clear()
+    assert rule.take([(word, None)], clipped, base, opinion("spotter", scores(stop=3.5)), held)[1] is ShortWord.STOP
+    assert asked == ["tiny", "spotter"]  # the spotter took it: nothing to wait for
+    asked.clear()
+    sure = opinion("tiny", scores(stop=-0.5, repeat=-6.0, next=-5.5, skip=-7.0))
+    assert rule.take([(word, None)], sure, base, near, held)[1] is ShortWord.STOP
+    assert asked == ["tiny"]  # taken at once: no doubt
+    asked.clear()
+    assert replace(rule, hold_from=None).take([(word, None)], clipped, base, near, held)[1] is None
+    assert "hold" not in asked
+    asked.clear()
+    assert rule.take([(word, None)], clipped, None, near, held)[1] is None
+    assert asked == ["tiny", "spotter"]  # no base to wait for
+
+
 def test_two_short_words_that_fit_alike_are_not_acted_on() -> None:
     assert SHORT.verdict(scores(stop=-1.0, repeat=-1.8, next=-5.0, skip=-6.0)) is None  # within the margin
     assert SHORT.verdict(scores()) is None

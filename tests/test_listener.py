@@ -1091,6 +1091,72 @@ def over_quiet_host(h: Harness, far_end: FarEnd, clock: Clock, blocks: list[Audi
     feed_with_far_end(h, far_end, clock, blocks, silence(len(blocks)))
 
 
+class RecordedHold:
+    """The Host's voice as the listener holds and releases it, in order with the words taken."""
+
+    def __init__(self, events: list[str]) -> None:
+        self.events = events
+
+    def hold(self) -> None:
+        self.events.append("hold")
+
+    def release(self) -> None:
+        self.events.append("release")
+
+
+def unsure_short_words(audio: Audio) -> ShortWordScores:
+    """Speech at 0.7 or 0.8 ranks "stop" first, under its floor: the other opinions are asked (the spotter comes
+    near, and base takes a stop at 0.7)."""
+    near = bool(np.any((audio == np.float32(0.7)) | (audio == np.float32(0.8))))
+    best = {ShortWord.STOP: -3.0 if near else -6.0, ShortWord.REPEAT: -5.0, ShortWord.NEXT: -5.0, ShortWord.SKIP: -7.0}
+    return ShortWordScores(best, {word: word.value for word in best}, seconds=0.01, audio_seconds=len(audio) / RATE)
+
+
+def spotter_comes_near(audio: Audio) -> ShortWordScores:
+    return ShortWordScores(
+        {ShortWord.STOP: 1.0}, {ShortWord.STOP: "(stop spotted)"}, seconds=0.02, audio_seconds=len(audio) / RATE
+    )
+
+
+def base_hears_stop_at_0_7(audio: Audio) -> ShortWordScores:
+    stop = -1.0 if bool(np.any(audio == np.float32(0.7))) else -9.0
+    return ShortWordScores({ShortWord.STOP: stop}, {ShortWord.STOP: "stop"}, seconds=0.2, audio_seconds=len(audio) / RATE)
+
+
+def held_harness(events: list[str], settings: ListenerSettings = SHORT_SETTINGS) -> tuple[Harness, FarEnd, Clock]:
+    h, far_end, clock = echo_harness()
+    h.listener = Listener(
+        h.source, h.detector, h.understand, h.deliver, h.statuses.append, settings, executor=InlineExecutor(),
+        clock=clock, echo=EchoCanceller(Subtract(), Subtract(), passthrough_after_seconds=1.0, settle_seconds=0.0),
+        far_end=far_end, short_words=unsure_short_words, on_short_word=lambda heard: events.append(heard.word.value),
+        second_opinion=base_hears_stop_at_0_7, stop_spotter=spotter_comes_near, host_hold=RecordedHold(events),
+    )  # fmt: skip
+    h.listener.begin_speaking()
+    return h, far_end, clock
+
+
+def test_the_host_is_held_while_a_doubtful_stop_is_judged_and_stopped_before_it_is_released() -> None:
+    events: list[str] = []
+    h, far_end, clock = held_harness(events)
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.7, 6) + silence(3))
+    assert events == ["hold", "stop", "release"]  # silent from the doubt; nothing plays on after the stop
+
+
+def test_the_host_plays_on_after_a_hold_when_the_word_was_not_stop() -> None:
+    events: list[str] = []
+    h, far_end, clock = held_harness(events)
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.8, 6) + silence(3))
+    assert events == ["hold", "release"]
+
+
+def test_without_a_hold_the_host_reads_on_while_a_stop_is_judged() -> None:
+    events: list[str] = []
+    settings = replace(SHORT_SETTINGS, short_path=replace(SHORT_SETTINGS.short_path, hold_from=None))
+    h, far_end, clock = held_harness(events, settings)
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.7, 6) + silence(3))
+    assert events == ["stop"]
+
+
 def test_a_short_stop_over_the_host_acts_after_a_short_pause_and_goes_nowhere_else() -> None:
     h, far_end, clock, taken = short_harness()
     over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 6))

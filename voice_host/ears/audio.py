@@ -456,6 +456,11 @@ class Player:
         self.sounds_until: float | None = None
         self.most_sounding_seconds = 1.0  # a device clock gone wrong never holds the Host longer than this
         self.clock = DeviceClock(usual_apart=0.1)  # a speaker's block sounds after its callback
+        # `hold()`: silence with nothing dropped, since this monotonic time (None: not held). A hold nobody
+        # releases never silences the Host longer than `most_held_seconds`.
+        self._held_since: float | None = None
+        self.most_held_seconds = 2.0
+        self.back_after_hold_seconds = 0.15  # played on from a little before the hold: the syllable it cut, again
 
     def start(self) -> None:
         sd = sounddevice_module()
@@ -482,7 +487,11 @@ class Player:
         out = outdata[:, 0]
         written = 0
         with self._lock:
-            while written < frames and self._buffer:
+            if self._held_since is not None and time.monotonic() - self._held_since >= self.most_held_seconds:
+                self._held_since = None
+            if self._held_since is not None:
+                self._taken_at = time.monotonic()  # held, not stalled
+            while written < frames and self._buffer and self._held_since is None:
                 head, on_start = self._buffer[0]
                 if self._offset == 0 and on_start is not None:
                     self._buffer[0] = (head, None)
@@ -545,7 +554,27 @@ class Player:
         with self._lock:
             self._buffer.clear()
             self._offset = 0
+            self._held_since = None
             self._idle.set()
+
+    def hold(self) -> None:
+        """Silence now, dropping nothing: what is queued plays on from where it was at `release()` (or after
+        `most_held_seconds`). For a word over the Host that may be "stop" while the short path makes sure."""
+        with self._lock:
+            if self._held_since is None:
+                self._held_since = time.monotonic()
+
+    def release(self) -> None:
+        """Play on after `hold()`, from `back_after_hold_seconds` before where it was (within its sentence)."""
+        with self._lock:
+            if self._held_since is not None and self._buffer:
+                self._offset = max(0, self._offset - round(self.back_after_hold_seconds * self.device_rate))
+            self._held_since = None
+
+    @property
+    def held(self) -> bool:
+        with self._lock:
+            return self._held_since is not None and time.monotonic() - self._held_since < self.most_held_seconds
 
     @property
     def playing(self) -> bool:

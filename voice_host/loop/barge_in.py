@@ -277,6 +277,13 @@ class ShortPath:
     # stop words acted on 193 -> 197, other words 2 of 80 either way; nights 1-10 scored 34 -> 88 times, nothing
     # taken, and no scoring nearer a floor than before. None: off.
     faint_from: float | None = 0.2
+    # Held on doubt: when the spotter does not take "stop" but reaches `hold_from`, the Host's voice is held
+    # silent while Whisper base, the last opinion, is asked (0.15-0.4 s on busy cores: most stop words it took came
+    # later than 0.5 s, docs/benchmarks.md "Barge-in", session 43), and plays on from where it was if base does not
+    # take it either. A person talked over pauses too. Tune (session 47, 80 stop trials, 40 other words): every stop
+    # word base or both took had the spotter at 1.3 or more; the other words at -1.4 at most (0.32 at most in run
+    # 16). Held whenever base was asked, the Host was held on 23 of the 40 other words. None: never held.
+    hold_from: float | None = 0.5
 
     def unstarted(self, speech_threshold: float) -> UnstartedWatch | None:
         """A tracker of the stretches too short to start an utterance (speech at `speech_threshold`, and the faint
@@ -321,6 +328,10 @@ class ShortPath:
             return None
         return _stop_reaching(second, self.both_second_floor)
 
+    def holds(self, spotted: ShortWordScores) -> bool:
+        """Whether the spotter's log-odds, under its floor, still reach `hold_from`: hold the Host while base is asked."""
+        return self.hold_from is not None and _stop_reaching(spotted, self.hold_from) is not None
+
     def spotted(self, spotted: ShortWordScores) -> ShortWord | None:
         """The third opinion's word: "stop" when the spotter's log-odds reach `spotter_floor`."""
         return _stop_reaching(spotted, self.spotter_floor)
@@ -331,12 +342,15 @@ class ShortPath:
         score: Scoring,
         second_opinion: Scoring | None,
         spotter: Scoring | None = None,
+        on_doubt: Callable[[], None] | None = None,
     ) -> ScoredWord:
         """Score each view in turn until a short word is taken: the stretch, then the whole phrase, then the
         spotter's opinion on it, then the second opinion's (the cheaper first). The word taken with the scores it
         was taken on, or the first view's scores and None. One call per view costs less than all in one batch, and
-        most words are taken on the first (tune: scoring both at once took a word later, 0.36 s p50 against 0.33 s)."""
+        most words are taken on the first (tune: scoring both at once took a word later, 0.36 s p50 against 0.33 s).
+        `on_doubt` is called once, before the first time base is asked after the spotter reached `hold_from`."""
         first: ScoredWord | None = None
+        doubted = False
         for audio, whole in views:
             scores = score(audio)
             word = self.verdict(scores)
@@ -347,15 +361,18 @@ class ShortPath:
                 if (whole_word := self.verdict(whole_scores, whole=True)) is not None:
                     return ScoredWord(whole_scores, whole_word, whole=True)
             if self.wants_second_opinion(scores):
-                opinions: list[ShortWordScores] = []
-                for opinion, verdict in ((spotter, self.spotted), (second_opinion, self.second_verdict)):  # cheaper first
-                    if opinion is not None:
-                        other = opinion(audio)
-                        if (other_word := verdict(other)) is not None:
-                            return ScoredWord(other, other_word)
-                        opinions.append(other)
-                if len(opinions) == 2 and (both := self.both_verdict(opinions[0], opinions[1])) is not None:
-                    return ScoredWord(opinions[1], both)
+                spotted = spotter(audio) if spotter is not None else None  # the cheaper first
+                if spotted is not None and (spotted_word := self.spotted(spotted)) is not None:
+                    return ScoredWord(spotted, spotted_word)
+                if second_opinion is not None:
+                    if not doubted and on_doubt is not None and spotted is not None and self.holds(spotted):
+                        doubted = True
+                        on_doubt()
+                    second = second_opinion(audio)
+                    if (second_word := self.second_verdict(second)) is not None:
+                        return ScoredWord(second, second_word)
+                    if spotted is not None and (both := self.both_verdict(spotted, second)) is not None:
+                        return ScoredWord(second, both)
             first = first or ScoredWord(scores, None)
         if first is None:
             raise ValueError("no view to score")

@@ -80,6 +80,15 @@ class AudioSource(Protocol):
     def reopen(self) -> None: ...
 
 
+class HostHold(Protocol):
+    """What holds the Host's voice silent, dropping nothing, while a word said over it may be "stop":
+    `HostVoice` (the loop never imports the mouth)."""
+
+    def hold(self) -> None: ...
+
+    def release(self) -> None: ...
+
+
 class FeedOnlySource:
     """A source for driving `Listener.feed` by hand (files in `hear`, benchmarks): it gives the sample
     rate and never produces blocks of its own."""
@@ -230,6 +239,7 @@ class Listener(Generic[T]):
         on_short_word: Callable[[ShortHeard], None] | None = None,
         second_opinion: Scoring | None = None,
         stop_spotter: Scoring | None = None,
+        host_hold: HostHold | None = None,
     ) -> None:
         """`turn_complete` is the text signal (what the words say about the turn, a `TurnText`):
         without it every turn waits out the hangover ceiling.
@@ -239,7 +249,8 @@ class Listener(Generic[T]):
         goes to `on_short_word` at once, and nowhere else. `second_opinion` scores a signal the first scoring
         ranked "stop" on but could not take (`ShortPath.wants_second_opinion`); `stop_spotter` scores it first, and
         the second opinion is asked when the spotter did not take it (`ShortPath.spotted`); when neither takes it
-        alone, both near their floors together take it (`ShortPath.both_verdict`)."""
+        alone, both near their floors together take it (`ShortPath.both_verdict`). `host_hold` holds the Host's voice
+        while base is asked after the spotter came near, and lets it play on when no "stop" is taken (`ShortPath.hold_from`)."""
         self.source = source
         self.echo = echo if far_end is not None else None
         self.far_end = far_end if echo is not None else None
@@ -256,6 +267,7 @@ class Listener(Generic[T]):
         self.on_short_word = on_short_word
         self.second_opinion = second_opinion
         self.stop_spotter = stop_spotter
+        self.host_hold = host_hold
         # Its own worker, so a stop word never queues behind the understanding of earlier words.
         self.short_executor = executor or ThreadPoolExecutor(max_workers=1, thread_name_prefix="short words")
         self.clock = clock
@@ -587,8 +599,22 @@ class Listener(Generic[T]):
         and the Host read on until the whole phrase was scored, 0.55-0.69 s after it ended (session 42)."""
         self._short_asked = True
         pause = self._pause_id
+        hold, held_at = self.host_hold, [-1.0]
+
+        def doubt() -> None:  # the other opinions are being asked: the Host holds its voice until the verdict
+            if hold is not None:
+                held_at[0] = self.clock()
+                hold.hold()
 
         def decide(done: Future[ScoredWord]) -> None:
+            try:
+                act(done)
+            finally:
+                if hold is not None and held_at[0] >= 0:
+                    hold.release()  # after a stop taken, nothing is left to play on
+                    log.debug("the Host held %.2f s while a word over it was judged", self.clock() - held_at[0])
+
+        def act(done: Future[ScoredWord]) -> None:
             try:
                 scored = done.result()
             except Exception:  # the whole understanding still hears the utterance
@@ -612,7 +638,9 @@ class Listener(Generic[T]):
                     self._short_taken = (pause, word)
             self.on_short_word(heard)
 
-        future = self.short_executor.submit(self.settings.short_path.take, views, score, self.second_opinion, self.stop_spotter)
+        future = self.short_executor.submit(
+            self.settings.short_path.take, views, score, self.second_opinion, self.stop_spotter, doubt
+        )
         future.add_done_callback(decide)
         return future
 

@@ -30,6 +30,10 @@ class AudioSink(Protocol):
 
     def stop(self) -> None: ...
 
+    def hold(self) -> None: ...
+
+    def release(self) -> None: ...
+
     def wait(self, timeout: float | None = None) -> bool: ...
 
 
@@ -103,6 +107,15 @@ class HostVoice:
         with self._lock:
             self._generation += 1  # the replies queued before are skipped as the mouth reaches them
         self.player.stop()
+
+    def hold(self) -> None:
+        """Silence the sentence being said where it is, dropping nothing, until `release()`: a word said over
+        the Host may be "stop", and the short path is still making sure (`ShortPath.hold_from`)."""
+        self.player.hold()
+
+    def release(self) -> None:
+        """Say on from where `hold()` left off (nothing, if the Host was stopped meanwhile)."""
+        self.player.release()
 
     def wait_idle(self, timeout: float | None = None) -> bool:
         return self._idle.wait(timeout)

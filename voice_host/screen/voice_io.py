@@ -207,6 +207,7 @@ def open_voice(
             on_short_word=short.took if short else None,
             second_opinion=short.second_opinion if short else None,
             stop_spotter=short.stop_spotter if short else None,
+            host_hold=voice if short else None,
         )
         ears.start()
         io.listener = ears
