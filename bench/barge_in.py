@@ -417,6 +417,12 @@ def pick(times: list[float], q: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--trials", type=int, default=20, help="stop words said over the Host")
+    parser.add_argument(
+        "--first-trial",
+        type=int,
+        default=0,
+        help="the stop trials' seeds start here (trials 160 and up of the test voices were first run in session 47)",
+    )
     parser.add_argument("--others", type=int, default=20, help="other words (table talk and short messages) said over it")
     parser.add_argument(
         "--voices",
@@ -475,6 +481,11 @@ def main() -> None:
         default=0.0,
         help="the nights' echo delay moves this often a minute, 10-40 ms at a time (a sound server under load; "
         "audio_fixtures/echo.py with_underruns); 0: a steady delay",
+    )
+    parser.add_argument(
+        "--base-in-place",
+        action="store_true",
+        help="Whisper base asked on each view in turn even when the Host reads on (ShortPath.base_last_unless_held off)",
     )
     parser.add_argument(
         "--hold-from",
@@ -572,6 +583,7 @@ def main() -> None:
         both_spotter_floor=None if args.both_spotter_floor == "None" else float(args.both_spotter_floor),
         spotter_floor=args.spotter_floor,
         hold_from=None if args.hold_from == "None" else float(args.hold_from),
+        base_last_unless_held=not args.base_in_place,
     )
     settings = ListenerSettings(short_path=short_path)
     if args.own_voice == "None":
@@ -621,7 +633,7 @@ def main() -> None:
     unheld: list[float] = []  # the same stop words' silence had the Host read on until the verdict
     parts: list[tuple[float, float, float, float]] = []  # Silero's lag, the pause waited, recognition (wall, processor)
     rows: list[str] = []
-    for n in range(args.trials):
+    for n in range(args.first_trial, args.first_trial + args.trials):
         said = STOP_WORDS[n % len(STOP_WORDS)]
         voice = players[n % len(players)]
         clean = renderer.render(said, voice, seed=n)
@@ -740,7 +752,8 @@ def main() -> None:
     command += " --no-again" if args.no_again else ""
     command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
     command += " --moves-as-before" if args.moves_as_before else ""
-    command += f" --hold-from {args.hold_from}"
+    command += f" --hold-from {args.hold_from}" + (" --base-in-place" if args.base_in_place else "")
+    command += f" --first-trial {args.first_trial}" if args.first_trial else ""
     nights = f" --nights {args.nights}" + (f" --first-night {args.first_night}" if args.first_night else "")
     print(f"`{command}" + (" --no-night" if args.no_night else nights) + "`\n")
     if args.trials:

@@ -320,6 +320,39 @@ def test_the_host_is_held_once_while_base_judges_a_word_the_spotter_came_near_on
     assert asked == ["tiny", "spotter"]  # no base to wait for
 
 
+def test_base_waits_for_the_other_views_when_the_host_reads_on() -> None:
+    rule = replace(
+        SHORT, second_opinion_from=-5.0, second_opinion_rank=1, spotter_floor=3.0, both_spotter_floor=None, hold_from=0.5
+    )
+    first_view, second_view = np.full(800, 0.5, dtype=np.float32), np.full(800, 0.25, dtype=np.float32)
+    asked: list[str] = []
+
+    def tiny(audio: Audio) -> ShortWordScores:
+        asked.append("tiny")
+        if audio[0] == np.float32(0.25):
+            return scores(stop=-1.0, repeat=-6.0, next=-5.5, skip=-7.0)  # "Hold on." clear on the second view
+        return scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0)
+
+    def spotter(audio: Audio) -> ShortWordScores:
+        asked.append("spotter")
+        return scores(stop=-2.0)  # far: the Host reads on
+
+    def base(audio: Audio) -> ShortWordScores:
+        asked.append("base")
+        return scores(stop=-1.0)
+
+    views = [(first_view, None), (second_view, None)]
+    assert rule.take(views, tiny, base, spotter)[1] is ShortWord.STOP
+    assert asked == ["tiny", "spotter", "tiny"]  # taken on the second view without waiting behind base
+    asked.clear()
+    taken = replace(rule, base_last_unless_held=False).take(views, tiny, base, spotter)
+    assert taken[1] is ShortWord.STOP and asked == ["tiny", "spotter", "base"]  # the rule before: base first took it
+    asked.clear()
+    only_first = [(first_view, None), (first_view * 1.5, None)]
+    assert rule.take(only_first, tiny, base, spotter)[1] is ShortWord.STOP
+    assert asked == ["tiny", "spotter", "tiny", "spotter", "base"]  # nothing else took it: base, once the views are done
+
+
 def test_two_short_words_that_fit_alike_are_not_acted_on() -> None:
     assert SHORT.verdict(scores(stop=-1.0, repeat=-1.8, next=-5.0, skip=-6.0)) is None  # within the margin
     assert SHORT.verdict(scores()) is None

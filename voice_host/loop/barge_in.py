@@ -284,6 +284,11 @@ class ShortPath:
     # word base or both took had the spotter at 1.3 or more; the other words at -1.4 at most (0.32 at most in run
     # 16). Held whenever base was asked, the Host was held on 23 of the 40 other words. None: never held.
     hold_from: float | None = 0.5
+    # Base put off: when the spotter is under `hold_from` (the Host reads on), base is asked only after every other
+    # view's tiny.en and spotter, so a word tiny.en takes on the next view does not wait 0.15-0.4 s behind base (the
+    # words base takes are mostly held by then). Session 43 tried base last for every word: the words base took came
+    # later; tune, session 47: "Hold on." taken on the second view 0.39 s after its end, behind base on the first.
+    base_last_unless_held: bool = True
 
     def unstarted(self, speech_threshold: float) -> UnstartedWatch | None:
         """A tracker of the stretches too short to start an utterance (speech at `speech_threshold`, and the faint
@@ -351,6 +356,7 @@ class ShortPath:
         `on_doubt` is called once, before the first time base is asked after the spotter reached `hold_from`."""
         first: ScoredWord | None = None
         doubted = False
+        put_off: list[tuple[Audio, ShortWordScores | None]] = []  # views whose base waits for the other views
         for audio, whole in views:
             scores = score(audio)
             word = self.verdict(scores)
@@ -364,19 +370,30 @@ class ShortPath:
                 spotted = spotter(audio) if spotter is not None else None  # the cheaper first
                 if spotted is not None and (spotted_word := self.spotted(spotted)) is not None:
                     return ScoredWord(spotted, spotted_word)
-                if second_opinion is not None:
-                    if not doubted and on_doubt is not None and spotted is not None and self.holds(spotted):
-                        doubted = True
-                        on_doubt()
-                    second = second_opinion(audio)
-                    if (second_word := self.second_verdict(second)) is not None:
-                        return ScoredWord(second, second_word)
-                    if spotted is not None and (both := self.both_verdict(spotted, second)) is not None:
-                        return ScoredWord(second, both)
+                held = second_opinion is not None and spotted is not None and self.holds(spotted)
+                if held and not doubted and on_doubt is not None:
+                    doubted = True
+                    on_doubt()
+                if second_opinion is not None and self.base_last_unless_held and not held:
+                    put_off.append((audio, spotted))
+                elif second_opinion is not None and (taken := self._ask_base(audio, spotted, second_opinion)) is not None:
+                    return taken
             first = first or ScoredWord(scores, None)
+        for audio, spotted in put_off:
+            if second_opinion is not None and (taken := self._ask_base(audio, spotted, second_opinion)) is not None:
+                return taken
         if first is None:
             raise ValueError("no view to score")
         return first
+
+    def _ask_base(self, audio: Audio, spotted: ShortWordScores | None, second_opinion: Scoring) -> ScoredWord | None:
+        """Whisper base's opinion on `audio`: "stop" when it takes it alone, or with the spotter both near."""
+        second = second_opinion(audio)
+        if (second_word := self.second_verdict(second)) is not None:
+            return ScoredWord(second, second_word)
+        if spotted is not None and (both := self.both_verdict(spotted, second)) is not None:
+            return ScoredWord(second, both)
+        return None
 
     def score_whole_too(self, utterance_speech_seconds: float, stretch_speech_seconds: float) -> bool:
         """Score the whole utterance as well as its last stretch: it has more than that stretch, and is short."""
