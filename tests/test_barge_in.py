@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 import pytest
@@ -248,6 +249,16 @@ def test_the_spotter_and_base_both_near_their_floors_take_a_stop_neither_takes_a
     assert take(2.0, -6.0, replace(rule, both_spotter_floor=None)) is None  # off
 
 
+def recorded(asked: list[str], name: str, result: ShortWordScores) -> Callable[[Audio], ShortWordScores]:
+    """A scorer giving `result`, which notes `name` in `asked` each time it is asked."""
+
+    def score(audio: Audio) -> ShortWordScores:
+        asked.append(name)
+        return result
+
+    return score
+
+
 def test_the_spotter_is_asked_first_and_base_only_when_the_spotter_does_not_take_a_stop() -> None:
     rule = replace(
         SHORT, second_opinion_from=-5.0, second_opinion_rank=1, second_stop_floor=-4.0, spotter_floor=3.0, both_spotter_floor=None
@@ -255,12 +266,7 @@ def test_the_spotter_is_asked_first_and_base_only_when_the_spotter_does_not_take
     word = np.full(800, 0.5, dtype=np.float32)
     asked: list[str] = []
 
-    def opinion(name: str, result: ShortWordScores) -> Callable[[Audio], ShortWordScores]:
-        def score(audio: Audio) -> ShortWordScores:
-            asked.append(name)
-            return result
-
-        return score
+    opinion = partial(recorded, asked)
 
     clipped = opinion("tiny", scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0))  # stop ranked first, under the floor
     base_unsure = opinion("base", scores(stop=-6.0))
@@ -289,12 +295,7 @@ def test_the_host_is_held_once_while_base_judges_a_word_the_spotter_came_near_on
     word = np.full(800, 0.5, dtype=np.float32)
     asked: list[str] = []
 
-    def opinion(name: str, result: ShortWordScores) -> Callable[[Audio], ShortWordScores]:
-        def score(audio: Audio) -> ShortWordScores:
-            asked.append(name)
-            return result
-
-        return score
+    opinion = partial(recorded, asked)
 
     clipped = opinion("tiny", scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0))  # stop ranked first, under the floor
     near, far = opinion("spotter", scores(stop=1.0)), opinion("spotter", scores(stop=-2.0))
