@@ -279,8 +279,8 @@ class ShortPath:
     faint_from: float | None = 0.2
     # Held on doubt: when the spotter does not take "stop" but reaches `hold_from`, the Host's voice is held
     # silent while Whisper base, the last opinion, is asked (0.15-0.4 s on busy cores: most stop words it took came
-    # later than 0.5 s, docs/benchmarks.md "Barge-in", session 43), and plays on from where it was if base does not
-    # take it either. A person talked over pauses too. Tune (session 47, 80 stop trials, 40 other words): every stop
+    # later than 0.5 s, docs/benchmarks.md "Barge-in", session 43), and plays on from a little before where it was if
+    # base does not take it either. A person talked over pauses too. Tune (session 47, 80 stop trials, 40 other words): every stop
     # word base or both took had the spotter at 1.3 or more; the other words at -1.4 at most (0.32 at most in run
     # 16). Held whenever base was asked, the Host was held on 23 of the 40 other words. None: never held.
     hold_from: float | None = 0.5
@@ -350,7 +350,8 @@ class ShortPath:
         on_doubt: Callable[[], None] | None = None,
     ) -> ScoredWord:
         """Score each view in turn until a short word is taken: the stretch, then the whole phrase, then the
-        spotter's opinion on it, then the second opinion's (the cheaper first). The word taken with the scores it
+        spotter's opinion on it, then the second opinion's (the cheaper first; the second put off until every view
+        has been scored when the spotter is under `hold_from`, `base_last_unless_held`). The word taken with the scores it
         was taken on, or the first view's scores and None. One call per view costs less than all in one batch, and
         most words are taken on the first (tune: scoring both at once took a word later, 0.36 s p50 against 0.33 s).
         `on_doubt` is called once, before the first time base is asked after the spotter reached `hold_from`."""

@@ -601,7 +601,7 @@ class Listener(Generic[T]):
         pause = self._pause_id
         hold, held_at = self.host_hold, [-1.0]
 
-        def doubt() -> None:  # the other opinions are being asked: the Host holds its voice until the verdict
+        def doubt() -> None:  # base is about to judge a word the spotter came near on: the Host holds until the verdict
             if hold is not None:
                 held_at[0] = self.clock()
                 hold.hold()
