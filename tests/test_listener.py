@@ -364,7 +364,7 @@ class FakeSynthesizer:
 
 
 class FakePlayer:
-    """Records what is played; wait() blocks until release() or stop(), like a real speaker."""
+    """Records what is played; wait() blocks until stop() (with `hold=True`), like a real speaker still playing."""
 
     sample_rate = RATE
 
@@ -373,6 +373,7 @@ class FakePlayer:
         self.played: list[float] = []
         self.first_play = threading.Event()
         self.stops = 0
+        self.holds = self.releases = 0  # the voice held while a stop word is judged (`HostVoice.hold`)
         self._done = threading.Event()
         if not hold:
             self._done.set()
@@ -386,6 +387,12 @@ class FakePlayer:
     def stop(self) -> None:
         self.stops += 1
         self._done.set()
+
+    def hold(self) -> None:
+        self.holds += 1
+
+    def release(self) -> None:
+        self.releases += 1
 
     def wait(self, timeout: float | None = None) -> bool:
         return self._done.wait(timeout)
@@ -457,6 +464,16 @@ class QueueingPlayer(FakePlayer):
     def stop(self) -> None:
         self.queued.clear()
         super().stop()
+
+
+def test_the_voice_holds_and_releases_its_speaker() -> None:
+    player = FakePlayer()
+    voice = HostVoice(FakeSynthesizer(), player)
+    voice.hold()
+    assert (player.holds, player.releases, player.stops) == (1, 0, 0)  # held: nothing dropped
+    voice.release()
+    assert (player.holds, player.releases, player.stops) == (1, 1, 0)
+    voice.close()
 
 
 def test_a_stop_that_comes_as_a_sentence_is_handed_over_leaves_nothing_of_it_playing() -> None:
