@@ -248,7 +248,7 @@ class Ears:
                 if short.scores is heard.scores:
                     short.word = heard.word
 
-        class Hold:  # the Host held while the other opinions are asked: when, in the pause's scoring time
+        class Hold:  # the Host held while base judges a word the spotter came near on: when, in the pause's scoring time
             def hold(self) -> None:
                 last = shorts[-1]
                 last.held_after = (last.before_seconds + last.scores.seconds, last.before_cpu_seconds + last.cpu_seconds)

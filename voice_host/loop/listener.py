@@ -599,20 +599,22 @@ class Listener(Generic[T]):
         and the Host read on until the whole phrase was scored, 0.55-0.69 s after it ended (session 42)."""
         self._short_asked = True
         pause = self._pause_id
-        hold, held_at = self.host_hold, [-1.0]
+        hold = self.host_hold
+        held_at: float | None = None  # when the Host was held for this scoring (doubt always runs before decide)
 
         def doubt() -> None:  # base is about to judge a word the spotter came near on: the Host holds until the verdict
-            if hold is not None:
-                held_at[0] = self.clock()
-                hold.hold()
+            nonlocal held_at
+            assert hold is not None  # only asked for with a hold
+            held_at = self.clock()
+            hold.hold()
 
         def decide(done: Future[ScoredWord]) -> None:
             try:
                 act(done)
             finally:
-                if hold is not None and held_at[0] >= 0:
+                if hold is not None and held_at is not None:
                     hold.release()  # after a stop taken, nothing is left to play on
-                    log.debug("the Host held %.2f s while a word over it was judged", self.clock() - held_at[0])
+                    log.debug("the Host held %.2f s while a word over it was judged", self.clock() - held_at)
 
         def act(done: Future[ScoredWord]) -> None:
             try:
@@ -638,8 +640,9 @@ class Listener(Generic[T]):
                     self._short_taken = (pause, word)
             self.on_short_word(heard)
 
+        on_doubt = doubt if hold is not None else None
         future = self.short_executor.submit(
-            self.settings.short_path.take, views, score, self.second_opinion, self.stop_spotter, doubt
+            self.settings.short_path.take, views, score, self.second_opinion, self.stop_spotter, on_doubt
         )
         future.add_done_callback(decide)
         return future
