@@ -219,6 +219,14 @@ def test_a_hold_nobody_releases_lasts_no_longer_than_its_limit() -> None:
     assert _pull(player, 3).tolist() == [1, 2, 3]
 
 
+def test_a_hold_with_nothing_queued_holds_nothing_back() -> None:
+    player = Player()
+    player.hold()  # the Host has just finished: its voice still rings, nothing is queued
+    assert not player.held
+    player.play(np.full(2, 2.0, np.float32))  # the next reply
+    assert _pull(player, 3).tolist() == [2, 2, 0]
+
+
 def test_a_stop_ends_a_hold_with_the_sentence() -> None:
     player = Player()
     player.play(np.ones(10, np.float32))
