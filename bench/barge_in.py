@@ -545,6 +545,13 @@ def main() -> None:
         help="Silero's probability from which a block counts toward a faint unstarted stretch ('None': off, as before run 15)",
     )
     parser.add_argument(
+        "--pause",
+        type=float,
+        default=ShortPath().pause_seconds,
+        help="the pause after a short stretch that has the short path score it (ShortPath.pause_seconds; 0.09: three "
+        "32 ms blocks)",
+    )
+    parser.add_argument(
         "--views",
         default=",".join(view.value for view in ShortPath().views),
         help="the canceller's signals the short path scores, in turn (words, gated, suppressed; 'words': before run 8)",
@@ -584,6 +591,7 @@ def main() -> None:
         spotter_floor=args.spotter_floor,
         hold_from=None if args.hold_from == "None" else float(args.hold_from),
         base_last_unless_held=not args.base_in_place,
+        pause_seconds=args.pause,
     )
     settings = ListenerSettings(short_path=short_path)
     if args.own_voice == "None":
@@ -754,6 +762,7 @@ def main() -> None:
     command += " --moves-as-before" if args.moves_as_before else ""
     command += f" --hold-from {args.hold_from}" + (" --base-in-place" if args.base_in_place else "")
     command += f" --first-trial {args.first_trial}" if args.first_trial else ""
+    command += f" --pause {args.pause:g}" if args.pause != ShortPath().pause_seconds else ""
     nights = f" --nights {args.nights}" + (f" --first-night {args.first_night}" if args.first_night else "")
     print(f"`{command}" + (" --no-night" if args.no_night else nights) + "`\n")
     if args.trials:
