@@ -560,8 +560,8 @@ class Player:
     def hold(self) -> None:
         """Silence now, dropping nothing: what is queued plays on from where it was at `release()` (or after
         `most_held_seconds`). For a word over the Host that may be "stop" while the short path makes sure. With
-        nothing queued (the Host's last words still ringing in the room) there is nothing to hold, and the next reply
-        is not held back."""
+        nothing queued (the Host's last words still ringing in the room, or its next sentence not yet made) there is
+        nothing to hold, and what comes next is not held back: a stop taken still silences it."""
         with self._lock:
             if self._held_since is None and self._buffer:
                 self._held_since = time.monotonic()
