@@ -614,7 +614,8 @@ class Listener(Generic[T]):
             finally:
                 if hold is not None and held_at is not None:
                     hold.release()  # after a stop taken, nothing is left to play on
-                    log.debug("the Host held %.2f s while a word over it was judged", self.clock() - held_at)
+                    # (the speaker holds only what is queued: in the Host's tail, or between sentences, nothing)
+                    log.debug("the Host asked to hold %.2f s while a word over it was judged", self.clock() - held_at)
 
         def act(done: Future[ScoredWord]) -> None:
             try:
