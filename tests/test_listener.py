@@ -232,6 +232,37 @@ def test_two_utterances_in_a_row_are_separate() -> None:
     assert [0.6 in u.audio for u in h.utterances] == [False, True]
 
 
+class HeldExecutor(Executor):
+    """Keeps each job until `release()` runs them all (an understanding still under way)."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Future[Any], Callable[[], Any]]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.jobs.append((future, lambda: fn(*args, **kwargs)))
+        return future
+
+    def release(self) -> None:
+        while self.jobs:
+            future, job = self.jobs.pop(0)
+            future.set_result(job())
+
+
+def test_the_ears_are_busy_while_an_utterance_is_heard_and_understood() -> None:
+    h = Harness()
+    held = HeldExecutor()
+    h.listener = Listener(h.source, h.detector, h.understand, h.deliver, h.statuses.append, SETTINGS, executor=held)
+    h.feed(silence(4))
+    assert not h.listener.busy
+    h.feed(speech(0.5, 6))
+    assert h.listener.busy  # heard
+    h.feed(silence(12))
+    assert not h.utterances and h.listener.busy  # over, and not yet understood
+    held.release()
+    assert len(h.utterances) == 1 and not h.listener.busy
+
+
 def test_the_microphone_is_shut_while_the_host_speaks_and_for_the_tail() -> None:
     h = Harness()
     h.listener.begin_speaking()

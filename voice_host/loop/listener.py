@@ -340,6 +340,14 @@ class Listener(Generic[T]):
     def host_talk(self) -> HostTalk | None:
         return self._host
 
+    @property
+    def busy(self) -> bool:
+        """An utterance is being heard or understood: work that can wait (lines made ahead) waits, so that the
+        understanding has both cores."""
+        with self._lock:
+            thinking = self._thinking > 0
+        return thinking or self.collector.collecting or self._early is not None
+
     def begin_speaking(self) -> None:
         """The Host starts talking: shut the microphone, unless the echo is cancelled (and the canceller
         has settled)."""
