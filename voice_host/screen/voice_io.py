@@ -53,9 +53,10 @@ class VoiceIO(Generic[T]):
     def speak_ahead(self, synthesizer: Synthesizer, lines: Sequence[SpeechLine]) -> None:
         """Make `lines` ahead on a background thread, until made or until close(), each once the ears are not busy.
 
-        The 200-odd lines take one core for about half a minute, meant to be made while the Host reads the opening;
-        a table that stops the opening and asks at once had its first questions understood on the other core alone
-        (live, the first pass 0.64-0.94 s against 0.39 s idle; docs/benchmarks.md "Lines made ahead wait for the ears")."""
+        The 200-odd lines take one core for about a minute, meant to be made while the Host reads the opening; a table
+        that stops the opening (or resumes a night) and asks at once had its questions understood on the other core
+        alone: in the rig, 0.88-0.97 s, and 0.55-0.71 s with the lines waiting (docs/benchmarks.md "Lines made ahead
+        wait for the ears")."""
         listener = self.listener
         busy: Callable[[], bool] = (lambda: listener.busy) if listener is not None else (lambda: False)
         waiting = while_not_busy(lines, busy, self._stop_speaking_ahead)
