@@ -104,6 +104,16 @@ class Short:
     # The Host was held after this scoring (`ShortPath.hold_from`): the wall and processor seconds of the pause's
     # scorings up to here, when the hold came. None: not held here.
     held_after: tuple[float, float] | None = None
+    # Audio seconds at which the hold, and the verdict, were acted on: later than the scoring when it was scored
+    # ahead of its pause counting (`ShortPath.scored_from_seconds`). None: not held / not acted on.
+    held_at: float | None = None
+    acted_at: float | None = None
+
+    def waited(self, recognition: float, at: float | None) -> float:
+        """The pause's start to the moment acted on (`at`): its scoring's `recognition` after it was asked, or later
+        when the pause had yet to count."""
+        scored = self.asked - self.pause_began + recognition
+        return scored if at is None else max(scored, at - self.pause_began)
 
 
 @dataclass(frozen=True)
@@ -247,11 +257,13 @@ class Ears:
             for short in shorts:
                 if short.scores is heard.scores:
                     short.word = heard.word
+                    short.acted_at = now[0]
 
         class Hold:  # the Host held while base judges a word the spotter came near on: when, in the pause's scoring time
             def hold(self) -> None:
                 last = shorts[-1]
                 last.held_after = (last.before_seconds + last.scores.seconds, last.before_cpu_seconds + last.cpu_seconds)
+                last.held_at = now[0]
 
             def release(self) -> None:
                 pass
@@ -389,9 +401,11 @@ def trial_scene(case: Any, history_seconds: float) -> tuple[Any, Scene]:
     return synthesizer, Scene(spoken(synthesizer, night_replies(case)[:3]), RoomImpulses(), history_seconds)
 
 
-def held_before(shorts: list[Short], taken: Short) -> tuple[float, float] | None:
-    """The wall and processor seconds of scoring at which the Host was held in `taken`'s pause, if it was."""
-    return next((s.held_after for s in shorts if s.asked == taken.asked and s.held_after is not None), None)
+def held_before(shorts: list[Short], taken: Short) -> tuple[tuple[float, float] | None, float | None]:
+    """The wall and processor seconds of scoring at which the Host was held in `taken`'s pause, if it was, and the
+    audio seconds at which the hold was acted on."""
+    held = next((s for s in shorts if s.asked == taken.asked and s.held_after is not None), None)
+    return (held.held_after, held.held_at) if held is not None else (None, None)
 
 
 def held_seconds(shorts: list[Short]) -> list[float]:
@@ -552,6 +566,12 @@ def main() -> None:
         "32 ms blocks)",
     )
     parser.add_argument(
+        "--scored-from",
+        default=str(ShortPath().scored_from_seconds),
+        help="how far into a pause a short stretch is scored, its verdict waiting until the pause counts "
+        "(ShortPath.scored_from_seconds; 'None': scored once the pause counts, as before session 50)",
+    )
+    parser.add_argument(
         "--views",
         default=",".join(view.value for view in ShortPath().views),
         help="the canceller's signals the short path scores, in turn (words, gated, suppressed; 'words': before run 8)",
@@ -592,6 +612,7 @@ def main() -> None:
         hold_from=None if args.hold_from == "None" else float(args.hold_from),
         base_last_unless_held=not args.base_in_place,
         pause_seconds=args.pause,
+        scored_from_seconds=None if args.scored_from == "None" else float(args.scored_from),
     )
     settings = ListenerSettings(short_path=short_path)
     if args.own_voice == "None":
@@ -639,7 +660,9 @@ def main() -> None:
     times: list[float] = []
     holds_taken = 0  # stop words whose silence came from a hold on doubt
     unheld: list[float] = []  # the same stop words' silence had the Host read on until the verdict
-    parts: list[tuple[float, float, float, float]] = []  # Silero's lag, the pause waited, recognition (wall, processor)
+    # Silero's lag, the pause waited for the scoring, recognition (wall, processor), the pause's start to the verdict's
+    # moment in audio time (0: as soon as scored)
+    parts: list[tuple[float, float, float, float, float]] = []
     rows: list[str] = []
     for n in range(args.first_trial, args.first_trial + args.trials):
         said = STOP_WORDS[n % len(STOP_WORDS)]
@@ -660,14 +683,20 @@ def main() -> None:
             first = taken[0]
             lag, pause = first.pause_began - word_over, first.asked - first.pause_began
             recognition, cpu = first.before_seconds + first.scores.seconds, first.before_cpu_seconds + first.cpu_seconds
-            held = held_before(shorts, first)
-            unheld.append(lag + pause + recognition + SPEAKER_BLOCK_SECONDS)  # the Host read on until the verdict
+            held, held_at = held_before(shorts, first)
+            acted_at = first.acted_at
+            # the Host read on until the verdict
+            unheld.append(lag + first.waited(recognition, acted_at) + SPEAKER_BLOCK_SECONDS)
             if held is not None:  # silent from the hold: the verdict kept it so
                 recognition, cpu = held
+                acted_at = held_at
                 holds_taken += 1
-            barge = lag + pause + recognition + SPEAKER_BLOCK_SECONDS
-            parts.append((lag, pause, recognition, cpu))
+            barge = lag + first.waited(recognition, acted_at) + SPEAKER_BLOCK_SECONDS
+            counted = acted_at - first.pause_began if acted_at is not None else 0.0  # the verdict waited for the pause
+            parts.append((lag, pause, recognition, cpu, counted))
             how = f"short path {shown(first)}: lag {lag:.2f} + pause {pause:.2f} + recognition {recognition:.2f} s"
+            if acted_at is not None and acted_at - first.asked > recognition + 1e-6:
+                how += f" (acted on as the pause counted, {acted_at - first.pause_began:.2f} s in)"
             how += " (held on doubt)" if held is not None else ""
         elif stops:
             first_stop = stops[0]
@@ -763,6 +792,7 @@ def main() -> None:
     command += f" --hold-from {args.hold_from}" + (" --base-in-place" if args.base_in_place else "")
     command += f" --first-trial {args.first_trial}" if args.first_trial else ""
     command += f" --pause {args.pause:g}" if args.pause != ShortPath().pause_seconds else ""
+    command += f" --scored-from {args.scored_from}" if args.scored_from != str(ShortPath().scored_from_seconds) else ""
     nights = f" --nights {args.nights}" + (f" --first-night {args.first_night}" if args.first_night else "")
     print(f"`{command}" + (" --no-night" if args.no_night else nights) + "`\n")
     if args.trials:
@@ -779,8 +809,8 @@ def main() -> None:
             + ".\n"
         )
     if parts:
-        lags, pauses, recognitions, cpus = zip(*parts, strict=True)
-        idle = [lag + pause + cpu + SPEAKER_BLOCK_SECONDS for lag, pause, _, cpu in parts]
+        lags, pauses, recognitions, cpus, _ = zip(*parts, strict=True)
+        idle = [lag + max(pause + cpu, counted) + SPEAKER_BLOCK_SECONDS for lag, pause, _, cpu, counted in parts]
         print(
             f"Short path, the parts (p50 / p90): Silero's lag {pick(list(lags), 50):.2f} / {pick(list(lags), 90):.2f} s, "
             f"the pause waited {pick(list(pauses), 50):.2f} / {pick(list(pauses), 90):.2f} s (audio time), "

@@ -354,6 +354,37 @@ def test_base_waits_for_the_other_views_when_the_host_reads_on() -> None:
     assert asked == ["tiny", "spotter", "tiny", "spotter", "base"]  # nothing else took it: base, once the views are done
 
 
+def test_a_scoring_no_longer_wanted_scores_nothing_more() -> None:
+    # Scored ahead of its pause counting, and speech went on: neither the next view nor base is asked.
+    rule = replace(SHORT, second_opinion_from=-5.0, second_opinion_rank=1, spotter_floor=3.0, both_spotter_floor=None)
+    first_view, second_view = np.full(800, 0.5, dtype=np.float32), np.full(800, 0.25, dtype=np.float32)
+    asked: list[str] = []
+
+    def tiny(audio: Audio) -> ShortWordScores:
+        asked.append("tiny")
+        return scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0)
+
+    def base(audio: Audio) -> ShortWordScores:
+        asked.append("base")
+        return scores(stop=-1.0)
+
+    views = [(first_view, None), (second_view, None)]
+    found, word, _ = rule.take(views, tiny, base, wanted=lambda: False)
+    assert word is None and found.best[ShortWord.STOP] == -3.5 and asked == ["tiny"]
+    asked.clear()
+    assert rule.take(views, tiny, base, wanted=lambda: True)[1] is ShortWord.STOP  # still wanted: base takes it
+    assert asked == ["tiny", "tiny", "base"]
+
+
+def test_a_stretch_may_be_scored_ahead_of_its_pause_counting() -> None:
+    talking = HostTalk(started_at=10.0)
+    rule = replace(SHORT, scored_from_seconds=0.03)
+    assert rule.should_score(talking, now=12.0, speech_seconds=0.5, pause_seconds=0.032, ahead=True)
+    assert not rule.should_score(talking, now=12.0, speech_seconds=0.5, pause_seconds=0.032)
+    assert not rule.pause_counts(0.032) and rule.pause_counts(0.1)
+    assert not replace(rule, scored_from_seconds=None).should_score(talking, 12.0, 0.5, 0.032, ahead=True)
+
+
 def test_two_short_words_that_fit_alike_are_not_acted_on() -> None:
     assert SHORT.verdict(scores(stop=-1.0, repeat=-1.8, next=-5.0, skip=-6.0)) is None  # within the margin
     assert SHORT.verdict(scores()) is None

@@ -28,6 +28,7 @@ from voice_host.loop.listener import (
     InlineExecutor,
     Listener,
     ListenerSettings,
+    PauseGate,
     ShortHeard,
     StoppableUnderstanding,
     Utterance,
@@ -1212,9 +1213,51 @@ def test_a_short_stop_over_the_host_acts_after_a_short_pause_and_goes_nowhere_el
     assert taken == []  # (the canceller's 10 ms lag carries the word into this block)
     over_quiet_host(h, far_end, clock, silence(2))  # 0.1 s of pause
     assert [t.word for t in taken] == [ShortWord.STOP]
-    assert taken[0].asked_at - taken[0].ended_at == pytest.approx(0.1)  # scored after 0.1 s of pause
+    assert taken[0].asked_at - taken[0].ended_at == pytest.approx(0.05)  # scored a block into the pause ...
+    assert taken[0].decided_at - taken[0].ended_at == pytest.approx(0.1)  # ... and taken once 0.1 s of it counted
     over_quiet_host(h, far_end, clock, silence(20))
     assert h.utterances == [] and h.understood == []  # the whole understanding never hears it
+
+
+def test_a_stretch_scored_ahead_of_its_pause_counting_is_dropped_when_speech_goes_on_and_scored_again() -> None:
+    # "Stop ... ping the bell" with a one-block gap: the verdict on "Stop" is never acted on; the stretch goes on.
+    record, scored = recording(fake_short_words)
+    h, far_end, clock, taken = short_harness()
+    h.listener.short_words = record
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 4) + silence(1))
+    over_quiet_host(h, far_end, clock, silence(1))
+    assert len(scored) == 1 and taken == []  # scored a block into the pause; the verdict waits for it to count
+    over_quiet_host(h, far_end, clock, speech(0.5, 8))
+    assert taken == []  # speech went on first: dropped
+    over_quiet_host(h, far_end, clock, silence(20))
+    assert len(scored) == 1 and taken == []  # the stretch went on past a short word's length: never scored again
+    assert len(h.utterances) == 1 and 0.6 in h.utterances[0].audio and 0.5 in h.utterances[0].audio  # heard whole
+    assert h.utterances[0].after_stop is None
+
+
+def test_a_hold_asked_ahead_of_the_pause_counting_waits_for_it() -> None:
+    events: list[str] = []
+    h, far_end, clock = held_harness(events)
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.7, 6) + silence(1))
+    over_quiet_host(h, far_end, clock, silence(1))  # the canceller's lag: the first block of the pause
+    assert events == []  # judged already, and held back until the pause counts
+    over_quiet_host(h, far_end, clock, silence(1))
+    assert events == ["hold", "stop", "release"]
+
+
+def test_a_hold_asked_ahead_of_the_pause_counting_is_never_made_when_speech_goes_on() -> None:
+    events: list[str] = []
+    h, far_end, clock = held_harness(events)
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.7, 6) + silence(2) + speech(0.5, 20) + silence(12))
+    assert events == []  # no stutter of the Host for a gap inside the table's words
+
+
+def test_without_scoring_ahead_a_stretch_is_scored_once_its_pause_counts() -> None:
+    settings = replace(SHORT_SETTINGS, short_path=replace(SHORT_SETTINGS.short_path, scored_from_seconds=None))
+    h, far_end, clock, taken = short_harness(settings=settings)
+    over_quiet_host(h, far_end, clock, silence(4) + speech(0.6, 6) + silence(3))
+    assert [t.word for t in taken] == [ShortWord.STOP]
+    assert taken[0].asked_at - taken[0].ended_at == pytest.approx(0.1)
 
 
 def test_an_utterance_that_goes_on_after_a_stop_is_heard_whole_with_what_followed_beside_it() -> None:
@@ -1804,3 +1847,25 @@ def test_over_the_host_a_whole_early_message_is_not_understood_again() -> None:
     feed_with_far_end(h, h.far_end, h.clock, [(b + p).astype(np.float32) for b, p in zip(host, player, strict=True)], host)
     assert [u.result for u in h.utterances] == ["Read exhibit 15."]
     assert h.utterances[0].early and len(h.understood) == 1
+
+
+def test_a_pause_gate_does_what_was_asked_once_the_pause_counts_and_nothing_once_dropped() -> None:
+    done: list[str] = []
+    gate = PauseGate(counts=False)
+    gate.run(lambda: done.append("hold"))
+    gate.run(lambda: done.append("stop"))
+    assert done == [] and gate.waiting and gate.wanted
+    gate.count()
+    assert done == ["hold", "stop"] and not gate.waiting
+    gate.run(lambda: done.append("release"))  # asked after it counted: at once
+    gate.drop()  # too late to drop
+    assert done == ["hold", "stop", "release"] and gate.wanted
+    dropped = PauseGate(counts=False)
+    dropped.run(lambda: done.append("never"))
+    dropped.drop()
+    dropped.count()
+    dropped.run(lambda: done.append("never"))
+    assert "never" not in done and not dropped.wanted and not dropped.waiting
+    counted = PauseGate(counts=True)
+    counted.run(lambda: done.append("now"))
+    assert done[-1] == "now"

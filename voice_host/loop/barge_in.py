@@ -225,6 +225,11 @@ class ShortPath:
     """
 
     pause_seconds: float = 0.09  # a pause this long (three 32 ms blocks) after a short stretch has it scored
+    # Scored ahead: a stretch is scored from `scored_from_seconds` into its pause, while the pause is still too short
+    # to count, and what the scoring finds is acted on once the pause reaches `pause_seconds`, or dropped if speech
+    # goes on first (the listener's `PauseGate`): the same stretches and verdicts, up to two blocks sooner.
+    # None: scored only once the pause counts.
+    scored_from_seconds: float | None = 0.03
     max_speech_seconds: float = 1.2  # a longer stretch is never a short word: the whole understanding hears it
     # A phrase said with a pause inside ("Stop, ... please.") is scored whole too, when the stretch alone
     # is not taken and the utterance is no longer than this: its last stretch alone ("please") fits no
@@ -300,11 +305,21 @@ class ShortPath:
     def host_talking(self, host: HostTalk | None, now: float) -> bool:
         return host is not None and (host.stopped_at is None or now < host.stopped_at + self.tail_seconds)
 
-    def should_score(self, host: HostTalk | None, now: float, speech_seconds: float, pause_seconds: float) -> bool:
-        """Score the short words now: the Host talks, the utterance is short and a pause follows it."""
+    def should_score(
+        self, host: HostTalk | None, now: float, speech_seconds: float, pause_seconds: float, ahead: bool = False
+    ) -> bool:
+        """Score the short words now: the Host talks, the utterance is short and a pause follows it (`ahead`: a
+        pause of `scored_from_seconds` will do, its verdict waiting until the pause counts)."""
         if not self.host_talking(host, now):
             return False
-        return 0 < speech_seconds <= self.max_speech_seconds + 1e-9 and pause_seconds + 1e-9 >= self.pause_seconds
+        needed = self.pause_seconds
+        if ahead and self.scored_from_seconds is not None:
+            needed = min(needed, self.scored_from_seconds)
+        return 0 < speech_seconds <= self.max_speech_seconds + 1e-9 and pause_seconds + 1e-9 >= needed
+
+    def pause_counts(self, pause_seconds: float) -> bool:
+        """The pause is long enough to end a stretch: a verdict scored ahead of it may be acted on."""
+        return pause_seconds + 1e-9 >= self.pause_seconds
 
     def wants_second_opinion(self, scores: ShortWordScores) -> bool:
         """tiny.en ranks "stop" among the first kinds, near its floor, but not clearly enough to act on."""
@@ -348,21 +363,33 @@ class ShortPath:
         second_opinion: Scoring | None,
         spotter: Scoring | None = None,
         on_doubt: Callable[[], None] | None = None,
+        wanted: Callable[[], bool] | None = None,
     ) -> ScoredWord:
         """Score each view in turn until a short word is taken: the stretch, then the whole phrase, then the
         spotter's opinion on it, then the second opinion's (the cheaper first; the second put off until every view
         has been scored when the spotter is under `hold_from`, `base_last_unless_held`). The word taken with the scores it
         was taken on, or the first view's scores and None. One call per view costs less than all in one batch, and
         most words are taken on the first (tune: scoring both at once took a word later, 0.36 s p50 against 0.33 s).
-        `on_doubt` is called once, before the first time base is asked after the spotter reached `hold_from`."""
+        `on_doubt` is called once, before the first time base is asked after the spotter reached `hold_from`.
+        `wanted`: asked before each scoring after the first; when it says no (a pause scored ahead, and speech went on
+        before it counted) nothing more is scored, and the first view's scores are given with no word."""
         first: ScoredWord | None = None
         doubted = False
         put_off: list[tuple[Audio, ShortWordScores | None]] = []  # views whose base waits for the other views
+
+        def unwanted() -> bool:
+            return wanted is not None and not wanted()
+
         for audio, whole in views:
+            if first is not None and unwanted():
+                return first
             scores = score(audio)
+            first = first or ScoredWord(scores, None)
             word = self.verdict(scores)
             if word is not None:
                 return ScoredWord(scores, word)
+            if unwanted():
+                return first
             if whole is not None:
                 whole_scores = score(whole)
                 if (whole_word := self.verdict(whole_scores, whole=True)) is not None:
@@ -377,10 +404,12 @@ class ShortPath:
                     on_doubt()
                 if second_opinion is not None and self.base_last_unless_held and not held:
                     put_off.append((audio, spotted))
-                elif second_opinion is not None and (taken := self._ask_base(audio, spotted, second_opinion)) is not None:
-                    return taken
-            first = first or ScoredWord(scores, None)
+                elif second_opinion is not None and not unwanted():
+                    if (taken := self._ask_base(audio, spotted, second_opinion)) is not None:
+                        return taken
         for audio, spotted in put_off:
+            if unwanted():
+                break
             if second_opinion is not None and (taken := self._ask_base(audio, spotted, second_opinion)) is not None:
                 return taken
         if first is None:

@@ -211,6 +211,59 @@ class ShortHeard:
     host: HostTalk
 
 
+class PauseGate:
+    """What a short-path scoring asks done (hold the Host, act on its word), kept until its pause counts.
+
+    The short path scores a stretch a block into its pause (`ShortPath.scored_from_seconds`), before the pause is
+    long enough to end the stretch (`ShortPath.pause_seconds`); what it asks is done once the pause counts, and
+    dropped if speech goes on first. Actions come from the short path's worker, `count` and `drop` from the listener's
+    loop; an action asked after the pause counts is done at once, where it was asked."""
+
+    def __init__(self, counts: bool) -> None:
+        self._lock = threading.Lock()
+        self._counts = counts
+        self._dropped = False
+        self._waiting: list[Callable[[], None]] = []
+
+    @property
+    def waiting(self) -> bool:
+        """Neither counted nor dropped yet."""
+        with self._lock:
+            return not self._counts and not self._dropped
+
+    @property
+    def wanted(self) -> bool:
+        """Not dropped: what the scoring finds may still be acted on."""
+        with self._lock:
+            return not self._dropped
+
+    def run(self, action: Callable[[], None]) -> None:
+        with self._lock:
+            if self._dropped:
+                return
+            if not self._counts:
+                self._waiting.append(action)
+                return
+        action()
+
+    def count(self) -> None:
+        """The pause is long enough: do what was asked, in order."""
+        with self._lock:
+            if self._counts or self._dropped:
+                return
+            self._counts = True
+            waiting, self._waiting = self._waiting, []
+        for action in waiting:
+            action()
+
+    def drop(self) -> None:
+        """Speech went on before the pause counted: nothing asked is done (the stretch goes on, to be scored again)."""
+        with self._lock:
+            if not self._counts:
+                self._dropped = True
+                self._waiting.clear()
+
+
 def input_level(block: Audio) -> float:
     """0-1 loudness for the screen's meter: -50 dBFS and below is 0, full scale is 1."""
     if len(block) == 0:
@@ -312,6 +365,7 @@ class Listener(Generic[T]):
         self._went_on: tuple[int, int] | None = None
         # The current pause's scoring: the scores it acted on (or the last stretch's) and its verdict.
         self._short_future: Future[ScoredWord] | None = None
+        self._pause_gate: PauseGate | None = None  # the current pause's scoring, if scored ahead of the pause counting
         self._early_held: Audio | None = None  # the early understanding, waiting for that scoring
         rest_after = self.settings.rest_after_gate_seconds
         self._gate_silence = DigitalSilence(rest_after) if rest_after is not None else None
@@ -492,6 +546,12 @@ class Listener(Generic[T]):
         step = self.collector.add(block, is_speech)
         event = step.event
         self._watch_unstarted(seconds, probability)
+        gate = self._pause_gate
+        if gate is not None and gate.waiting and self.collector.collecting:
+            if is_speech:
+                gate.drop()  # (before the pause moves on: a verdict dropped is never taken as one that came late)
+            elif self.settings.short_path.pause_counts(self.collector.segmenter.silence_run):
+                gate.count()
         if is_speech and self._short_asked:
             self._speech_went_on(seconds, paused)
             self._next_pause()  # speech again: the scored pause is over
@@ -540,7 +600,7 @@ class Listener(Generic[T]):
             return
         now = self.clock()
         speech = segmenter.utterance_seconds - segmenter.silence_run - self._stretch_from
-        if not self.settings.short_path.should_score(self._host, now, speech, segmenter.silence_run):
+        if not self.settings.short_path.should_score(self._host, now, speech, segmenter.silence_run, ahead=True):
             return
         host = self._host
         assert host is not None  # should_score: the Host is talking
@@ -562,8 +622,9 @@ class Listener(Generic[T]):
         )
         ended_at = now - segmenter.silence_run
         alone = self._stretch_from == 0  # the stretch is the utterance so far: nothing was said before it
+        counts = rule.pause_counts(segmenter.silence_run)
         self._short_future = self._ask_short_path(
-            self.short_words, views, began_at, ended_at, now, host, takes_utterance=True, alone=alone
+            self.short_words, views, began_at, ended_at, now, host, takes_utterance=True, alone=alone, counts=counts
         )
 
     def _watch_unstarted(self, seconds: float, probability: float) -> None:
@@ -591,7 +652,7 @@ class Listener(Generic[T]):
 
     def _ask_short_path(
         self, score: Scoring, views: list[tuple[Audio, Audio | None]], began_at: float, ended_at: float, now: float,
-        host: HostTalk, takes_utterance: bool, alone: bool = True,
+        host: HostTalk, takes_utterance: bool, alone: bool = True, counts: bool = True,
     ) -> Future[ScoredWord]:  # fmt: skip
         """Score `views` with `score` on the short path's worker. A word taken goes to `on_short_word`.
         `takes_utterance`: the words are the utterance being collected, and nothing of it goes on to the whole
@@ -604,8 +665,12 @@ class Listener(Generic[T]):
         understanding's to judge); a stop still silences the Host, as it would have had the scoring been quicker than
         the pause, and what went on goes on to the whole understanding as after a stop taken in time
         (`_speech_went_on`). Live, "Stop, ... please." and "Wait, wait." were scored as their second word began,
-        and the Host read on until the whole phrase was scored, 0.55-0.69 s after it ended (session 42)."""
+        and the Host read on until the whole phrase was scored, 0.55-0.69 s after it ended (session 42).
+        `counts`: the pause is already long enough to end the stretch; if not (scored ahead), the hold and the verdict
+        wait for it in a `PauseGate`, and are dropped if speech goes on first."""
         self._short_asked = True
+        gate = PauseGate(counts)
+        self._pause_gate = gate
         pause = self._pause_id
         hold = self.host_hold
         held_at: float | None = None  # when the Host was held for this scoring (doubt always runs before decide)
@@ -649,11 +714,12 @@ class Listener(Generic[T]):
                     self._short_taken = (pause, word)
             self.on_short_word(heard)
 
-        on_doubt = doubt if hold is not None else None
+        on_doubt = (lambda: gate.run(doubt)) if hold is not None else None
         future = self.short_executor.submit(
-            self.settings.short_path.take, views, score, self.second_opinion, self.stop_spotter, on_doubt
-        )
-        future.add_done_callback(decide)
+            self.settings.short_path.take, views, score, self.second_opinion, self.stop_spotter, on_doubt,
+            lambda: gate.wanted,
+        )  # fmt: skip
+        future.add_done_callback(lambda done: gate.run(lambda: decide(done)))
         return future
 
     def _own_voice(self, words: Audio) -> bool:
