@@ -227,7 +227,9 @@ class ShortPath:
     pause_seconds: float = 0.09  # a pause this long (three 32 ms blocks) after a short stretch has it scored
     # Scored ahead: a stretch is scored from `scored_from_seconds` into its pause, while the pause is still too short
     # to count, and what the scoring finds is acted on once the pause reaches `pause_seconds`, or dropped if speech
-    # goes on first (the listener's `PauseGate`): the same stretches and verdicts, up to two blocks sooner.
+    # goes on first (the listener's `PauseGate`): the same stretches, ending two blocks sooner, acted on up to two
+    # blocks sooner (tune, the probe and test: stops 0.06 s sooner at p50, as many within 0.5 s; docs/benchmarks.md
+    # "A short stretch scored a block into its pause").
     # None: scored only once the pause counts.
     scored_from_seconds: float | None = 0.03
     max_speech_seconds: float = 1.2  # a longer stretch is never a short word: the whole understanding hears it
