@@ -660,9 +660,8 @@ def main() -> None:
     times: list[float] = []
     holds_taken = 0  # stop words whose silence came from a hold on doubt
     unheld: list[float] = []  # the same stop words' silence had the Host read on until the verdict
-    # Silero's lag, the pause waited for the scoring, recognition (wall, processor), the pause's start to the verdict's
-    # moment in audio time (0: as soon as scored)
-    parts: list[tuple[float, float, float, float, float]] = []
+    parts: list[tuple[float, float, float, float]] = []  # Silero's lag, the pause waited, recognition (wall, processor)
+    idle: list[float] = []  # end of the word to silence with recognition's processor time for its wall time
     rows: list[str] = []
     for n in range(args.first_trial, args.first_trial + args.trials):
         said = STOP_WORDS[n % len(STOP_WORDS)]
@@ -692,8 +691,8 @@ def main() -> None:
                 acted_at = held_at
                 holds_taken += 1
             barge = lag + first.waited(recognition, acted_at) + SPEAKER_BLOCK_SECONDS
-            counted = acted_at - first.pause_began if acted_at is not None else 0.0  # the verdict waited for the pause
-            parts.append((lag, pause, recognition, cpu, counted))
+            parts.append((lag, pause, recognition, cpu))
+            idle.append(lag + first.waited(cpu, acted_at) + SPEAKER_BLOCK_SECONDS)
             how = f"short path {shown(first)}: lag {lag:.2f} + pause {pause:.2f} + recognition {recognition:.2f} s"
             if acted_at is not None and acted_at - first.asked > recognition + 1e-6:
                 how += f" (acted on as the pause counted, {acted_at - first.pause_began:.2f} s in)"
@@ -809,8 +808,7 @@ def main() -> None:
             + ".\n"
         )
     if parts:
-        lags, pauses, recognitions, cpus, _ = zip(*parts, strict=True)
-        idle = [lag + max(pause + cpu, counted) + SPEAKER_BLOCK_SECONDS for lag, pause, _, cpu, counted in parts]
+        lags, pauses, recognitions, cpus = zip(*parts, strict=True)
         print(
             f"Short path, the parts (p50 / p90): Silero's lag {pick(list(lags), 50):.2f} / {pick(list(lags), 90):.2f} s, "
             f"the pause waited {pick(list(pauses), 50):.2f} / {pick(list(pauses), 90):.2f} s (audio time), "

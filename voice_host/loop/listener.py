@@ -558,7 +558,7 @@ class Listener(Generic[T]):
         if event is SegmentEvent.SPEECH_STARTED:
             self._stretch_from = 0.0
             self._after_stop_from = None
-        elif is_speech and paused + 1e-9 >= self.settings.short_path.pause_seconds:
+        elif is_speech and self.settings.short_path.pause_counts(paused):
             self._stretch_from = self.collector.segmenter.utterance_seconds - seconds
         if event is SegmentEvent.SPEECH_STARTED:
             self._since_level = 0.0
