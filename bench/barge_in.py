@@ -101,6 +101,7 @@ class Short:
     before_seconds: float = 0.0
     before_cpu_seconds: float = 0.0
     audio: Audio | None = None  # what was scored (bench/stop_spotter.py learns from it)
+    spotter: bool = False  # scored by the stop spotter
     # The Host was held after this scoring (`ShortPath.hold_from`): the wall and processor seconds of the pause's
     # scorings up to here, when the hold came. None: not held here.
     held_after: tuple[float, float] | None = None
@@ -246,7 +247,8 @@ class Ears:
             segmenter = listener.collector.segmenter
             # A stretch that never started an utterance (`ShortPath.unstarted_seconds`) is scored after the pause.
             paused = segmenter.silence_run if listener.collector.collecting else listener.settings.short_path.pause_seconds
-            short = Short(now[0], now[0] - paused, scores, None, cpu, audio=audio)
+            spotter = scorer is not None and scorer is self.spotter
+            short = Short(now[0], now[0] - paused, scores, None, cpu, audio=audio, spotter=spotter)
             if shorts and shorts[-1].asked == short.asked:  # the whole utterance, after its last stretch
                 short.before_seconds = shorts[-1].before_seconds + shorts[-1].scores.seconds
                 short.before_cpu_seconds = shorts[-1].before_cpu_seconds + shorts[-1].cpu_seconds
@@ -261,9 +263,15 @@ class Ears:
 
         class Hold:  # the Host held while base judges a word the spotter came near on: when, in the pause's scoring time
             def hold(self) -> None:
-                last = shorts[-1]
-                last.held_after = (last.before_seconds + last.scores.seconds, last.before_cpu_seconds + last.cpu_seconds)
-                last.held_at = now[0]
+                # Asked right after the spotter's scoring that reached `hold_from`; here the bench runs every scoring of
+                # the pause at once, and the listener's `PauseGate` may make the hold only later, once the pause counts.
+                pause = [s for s in shorts if s.asked == shorts[-1].asked]
+                asked_after = hold_asked_after(pause, listener.settings.short_path.hold_from)
+                asked_after.held_after = (
+                    asked_after.before_seconds + asked_after.scores.seconds,
+                    asked_after.before_cpu_seconds + asked_after.cpu_seconds,
+                )
+                asked_after.held_at = now[0]
 
             def release(self) -> None:
                 pass
@@ -401,6 +409,19 @@ def trial_scene(case: Any, history_seconds: float) -> tuple[Any, Scene]:
     return synthesizer, Scene(spoken(synthesizer, night_replies(case)[:3]), RoomImpulses(), history_seconds)
 
 
+def hold_asked_after(pause: list[Short], hold_from: float | None) -> Short:
+    """The scoring of `pause` (one pause's scorings, in order) after which the short path asked for a hold on doubt:
+    the first of the spotter's to reach `hold_from`, whichever opinion was asked first (`ShortPath.spotter_first`).
+    The bench runs a pause's scorings all at once, and the listener's `PauseGate` may make the hold later, once the
+    pause counts: the hold's moment in scoring time is this one's, not the last scoring's."""
+    from voice_host.ears.short_words import ShortWord
+
+    def reaches(short: Short) -> bool:
+        return hold_from is not None and short.scores.best.get(ShortWord.STOP, -math.inf) >= hold_from
+
+    return next((short for short in pause if short.spotter and reaches(short)), pause[-1])
+
+
 def held_before(shorts: list[Short], taken: Short) -> tuple[tuple[float, float] | None, float | None]:
     """The wall and processor seconds of scoring at which the Host was held in `taken`'s pause, if it was, and the
     audio seconds at which the hold was acted on."""
@@ -507,6 +528,12 @@ def main() -> None:
         help="the spotter's log-odds, under its floor, from which the Host is held silent while Whisper base judges the "
         "word (ShortPath.hold_from); 'None': it reads on until the verdict, the rule before",
     )
+    parser.add_argument(
+        "--spotter-after",
+        action="store_true",
+        help="the spotter asked only after tiny.en, so a hold on doubt waits for tiny.en (ShortPath.spotter_first off, "
+        "the rule before session 51)",
+    )
     parser.add_argument("--first-night", type=int, default=0, help="the nights' seeds start here (night-K ...)")
     parser.add_argument("--detector", choices=("webrtc", "speex"), default="speex", help="what Silero listens to")
     parser.add_argument("--no-short", action="store_true", help="without the short path (the whole understanding only)")
@@ -610,6 +637,7 @@ def main() -> None:
         both_spotter_floor=None if args.both_spotter_floor == "None" else float(args.both_spotter_floor),
         spotter_floor=args.spotter_floor,
         hold_from=None if args.hold_from == "None" else float(args.hold_from),
+        spotter_first=not args.spotter_after,
         base_last_unless_held=not args.base_in_place,
         pause_seconds=args.pause,
         scored_from_seconds=None if args.scored_from == "None" else float(args.scored_from),
@@ -789,6 +817,7 @@ def main() -> None:
     command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
     command += " --moves-as-before" if args.moves_as_before else ""
     command += f" --hold-from {args.hold_from}" + (" --base-in-place" if args.base_in_place else "")
+    command += " --spotter-after" if args.spotter_after else ""
     command += f" --first-trial {args.first_trial}" if args.first_trial else ""
     command += f" --pause {args.pause:g}" if args.pause != ShortPath().pause_seconds else ""
     command += f" --scored-from {args.scored_from}" if args.scored_from != str(ShortPath().scored_from_seconds) else ""

@@ -290,8 +290,9 @@ def test_the_spotter_is_asked_first_and_base_only_when_the_spotter_does_not_take
 
 def test_the_host_is_held_once_while_base_judges_a_word_the_spotter_came_near_on() -> None:
     rule = replace(
-        SHORT, second_opinion_from=-5.0, second_opinion_rank=1, spotter_floor=3.0, both_spotter_floor=None, hold_from=0.5
-    )
+        SHORT, second_opinion_from=-5.0, second_opinion_rank=1, spotter_floor=3.0, both_spotter_floor=None, hold_from=0.5,
+        spotter_first=False,
+    )  # fmt: skip
     word = np.full(800, 0.5, dtype=np.float32)
     asked: list[str] = []
 
@@ -319,6 +320,41 @@ def test_the_host_is_held_once_while_base_judges_a_word_the_spotter_came_near_on
     asked.clear()
     assert rule.take([(word, None)], clipped, None, near, held)[1] is None
     assert asked == ["tiny", "spotter"]  # no base to wait for
+
+
+def test_the_spotter_first_holds_the_host_before_tiny_en_scores_and_takes_the_same_words() -> None:
+    rule = replace(
+        SHORT, second_opinion_from=-5.0, second_opinion_rank=1, spotter_floor=3.0, both_spotter_floor=None, hold_from=0.5
+    )
+    assert rule.spotter_first  # what ships
+    word = np.full(800, 0.5, dtype=np.float32)
+    asked: list[str] = []
+
+    opinion = partial(recorded, asked)
+
+    clipped = opinion("tiny", scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0))  # stop ranked first, under the floor
+    near, far = opinion("spotter", scores(stop=1.0)), opinion("spotter", scores(stop=-2.0))
+    base, base_sure = opinion("base", scores(stop=-9.0)), opinion("base", scores(stop=-1.0))
+    held = lambda: asked.append("hold")  # noqa: E731
+    assert rule.take([(word, None), (word * 2, None)], clipped, base, near, held)[1] is None
+    # Held before tiny.en, once; the second view's spotter is asked where it was, once tiny.en ranks "stop" near.
+    assert asked == ["spotter", "hold", "tiny", "base", "tiny", "spotter", "base"]
+    asked.clear()
+    assert rule.take([(word, None), (word * 2, None)], clipped, base, far, held)[1] is None
+    assert asked == ["spotter", "tiny", "tiny", "spotter", "base", "base"]  # the second view: tiny.en first, as before
+    asked.clear()
+    assert rule.take([(word, None)], clipped, base_sure, near, held)[1] is ShortWord.STOP
+    assert asked == ["spotter", "hold", "tiny", "base"]  # base takes it, the Host silent since before tiny.en
+    asked.clear()
+    assert rule.take([(word, None)], clipped, base, far, held)[1] is None
+    assert asked == ["spotter", "tiny", "base"]  # far from a stop: the Host reads on, the spotter asked once
+    asked.clear()
+    far_from_stop = opinion("tiny", scores(stop=-7.0, repeat=-6.0, next=-5.5, skip=-7.0))
+    assert rule.take([(word, None)], far_from_stop, base, opinion("spotter", scores(stop=9.0)), held)[1] is None
+    assert asked == ["spotter", "hold", "tiny"]  # held, but taken only once tiny.en ranks "stop" near: nothing taken
+    asked.clear()
+    assert rule.take([(word, None)], clipped, None, near, held)[1] is None
+    assert asked == ["tiny", "spotter"]  # no base to wait for: nothing to hold for, the order as before
 
 
 def test_base_waits_for_the_other_views_when_the_host_reads_on() -> None:

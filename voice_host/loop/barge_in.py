@@ -296,6 +296,11 @@ class ShortPath:
     # words base takes are mostly held by then). Session 43 tried base last for every word: the words base took came
     # later; tune, session 47: "Hold on." taken on the second view 0.39 s after its end, behind base on the first.
     base_last_unless_held: bool = True
+    # The spotter asked before tiny.en on the first view, so a hold on doubt comes before tiny.en's scoring (0.1 s idle,
+    # 0.2-0.4 s on busy cores) rather than after it; what is taken is decided as before (the spotter's score still
+    # counts only once tiny.en ranks "stop" near). Tune (session 51): stops held this way fell silent 0.1-0.14 s sooner;
+    # a word tiny.en takes waits the spotter's 0.02-0.03 s more. False: the spotter is asked only after tiny.en.
+    spotter_first: bool = True
 
     def unstarted(self, speech_threshold: float) -> UnstartedWatch | None:
         """A tracker of the stretches too short to start an utterance (speech at `speech_threshold`, and the faint
@@ -372,7 +377,8 @@ class ShortPath:
         has been scored when the spotter is under `hold_from`, `base_last_unless_held`). The word taken with the scores it
         was taken on, or the first view's scores and None. One call per view costs less than all in one batch, and
         most words are taken on the first (tune: scoring both at once took a word later, 0.36 s p50 against 0.33 s).
-        `on_doubt` is called once, before the first time base is asked after the spotter reached `hold_from`.
+        `on_doubt` is called once, before the first time base is asked after the spotter reached `hold_from`; with
+        `spotter_first`, as soon as the spotter reaches it, before tiny.en scores the view.
         `wanted`: asked before each scoring after the first; when it says no (a pause scored ahead, and speech went on
         before it counted) nothing more is scored, and the first view's scores are given with no word."""
         first: ScoredWord | None = None
@@ -385,6 +391,14 @@ class ShortPath:
         for audio, whole in views:
             if first is not None and unwanted():
                 return first
+            spotted: ShortWordScores | None = None
+            # (the first view only: most words are decided on it, and a word tiny.en takes on the second waits less)
+            early = self.spotter_first and first is None and second_opinion is not None  # (a hold is for base's wait)
+            if early and spotter is not None and on_doubt is not None:
+                spotted = spotter(audio)  # the cheapest opinion first: a hold on doubt need not wait for tiny.en
+                if self.holds(spotted):
+                    doubted = True
+                    on_doubt()
             scores = score(audio)
             first = first or ScoredWord(scores, None)
             word = self.verdict(scores)
@@ -397,7 +411,8 @@ class ShortPath:
                 if (whole_word := self.verdict(whole_scores, whole=True)) is not None:
                     return ScoredWord(whole_scores, whole_word, whole=True)
             if self.wants_second_opinion(scores):
-                spotted = spotter(audio) if spotter is not None else None  # the cheaper first
+                if spotted is None and spotter is not None:
+                    spotted = spotter(audio)  # the cheaper first
                 if spotted is not None and (spotted_word := self.spotted(spotted)) is not None:
                     return ScoredWord(spotted, spotted_word)
                 held = second_opinion is not None and spotted is not None and self.holds(spotted)
