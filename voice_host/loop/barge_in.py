@@ -392,10 +392,11 @@ class ShortPath:
             if first is not None and unwanted():
                 return first
             spotted: ShortWordScores | None = None
-            # (the first view only: most words are decided on it, and a word tiny.en takes on the second waits less)
-            early = self.spotter_first and first is None and second_opinion is not None  # (a hold is for base's wait)
+            # The spotter first on the first view, where most words are decided: a hold (kept for base's wait) need not
+            # wait for tiny.en. Not on the second, so a word tiny.en takes there does not wait for the spotter again.
+            early = self.spotter_first and first is None and second_opinion is not None
             if early and spotter is not None and on_doubt is not None:
-                spotted = spotter(audio)  # the cheapest opinion first: a hold on doubt need not wait for tiny.en
+                spotted = spotter(audio)
                 if self.holds(spotted):
                     doubted = True
                     on_doubt()
