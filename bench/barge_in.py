@@ -266,7 +266,7 @@ class Ears:
                 # Asked right after the spotter's scoring that reached `hold_from`; here the bench runs every scoring of
                 # the pause at once, and the listener's `PauseGate` may make the hold only later, once the pause counts.
                 pause = [s for s in shorts if s.asked == shorts[-1].asked]
-                asked_after = hold_asked_after(pause, listener.settings.short_path.hold_from)
+                asked_after = hold_asked_after(pause, listener.settings.short_path)
                 asked_after.held_after = (
                     asked_after.before_seconds + asked_after.scores.seconds,
                     asked_after.before_cpu_seconds + asked_after.cpu_seconds,
@@ -409,17 +409,12 @@ def trial_scene(case: Any, history_seconds: float) -> tuple[Any, Scene]:
     return synthesizer, Scene(spoken(synthesizer, night_replies(case)[:3]), RoomImpulses(), history_seconds)
 
 
-def hold_asked_after(pause: list[Short], hold_from: float | None) -> Short:
+def hold_asked_after(pause: list[Short], rule: ShortPath) -> Short:
     """The scoring of `pause` (one pause's scorings, in order) after which the short path asked for a hold on doubt:
-    the first of the spotter's to reach `hold_from`, whichever opinion was asked first (`ShortPath.spotter_first`).
+    the first of the spotter's that `rule` holds on, whichever opinion was asked first (`ShortPath.spotter_first`).
     The bench runs a pause's scorings all at once, and the listener's `PauseGate` may make the hold later, once the
     pause counts: the hold's moment in scoring time is this one's, not the last scoring's."""
-    from voice_host.ears.short_words import ShortWord
-
-    def reaches(short: Short) -> bool:
-        return hold_from is not None and short.scores.best.get(ShortWord.STOP, -math.inf) >= hold_from
-
-    return next((short for short in pause if short.spotter and reaches(short)), pause[-1])
+    return next((short for short in pause if short.spotter and rule.holds(short.scores)), pause[-1])
 
 
 def held_before(shorts: list[Short], taken: Short) -> tuple[tuple[float, float] | None, float | None]:

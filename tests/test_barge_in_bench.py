@@ -6,6 +6,9 @@ from dataclasses import replace
 
 from bench.barge_in import Short, hold_asked_after
 from voice_host.ears.short_words import ShortWord, ShortWordScores
+from voice_host.loop.barge_in import ShortPath
+
+HOLDS_FROM_HALF = ShortPath(hold_from=0.5)
 
 
 def scoring(stop: float, seconds: float, before: float, spotter: bool = False) -> Short:
@@ -16,14 +19,14 @@ def scoring(stop: float, seconds: float, before: float, spotter: bool = False) -
 def test_a_hold_is_timed_from_the_spotter_scoring_that_asked_for_it_not_the_last_scoring() -> None:
     # Scored ahead of the pause counting: the listener makes the hold once the pause counts, after every scoring ran.
     tiny, spotter, base = scoring(-3.5, 0.10, 0.0), scoring(1.0, 0.02, 0.10, spotter=True), scoring(-6.0, 0.15, 0.12)
-    assert hold_asked_after([tiny, spotter, base], hold_from=0.5) is spotter
+    assert hold_asked_after([tiny, spotter, base], HOLDS_FROM_HALF) is spotter
     early = scoring(1.0, 0.02, 0.0, spotter=True)  # the spotter first (ShortPath.spotter_first)
     after_it = [replace(tiny, before_seconds=0.02), replace(base, before_seconds=0.12)]
-    assert hold_asked_after([early, *after_it], hold_from=0.5) is early
+    assert hold_asked_after([early, *after_it], HOLDS_FROM_HALF) is early
 
 
 def test_a_spotter_scoring_under_the_hold_did_not_ask_for_it() -> None:
     far, near = scoring(-1.0, 0.02, 0.0, spotter=True), scoring(0.7, 0.02, 0.12, spotter=True)
     tiny = scoring(-3.5, 0.10, 0.02)
-    assert hold_asked_after([far, tiny, near], hold_from=0.5) is near  # the second view's spotter came near
-    assert hold_asked_after([far, tiny], hold_from=0.5) is tiny  # none did: the last scoring, as before
+    assert hold_asked_after([far, tiny, near], HOLDS_FROM_HALF) is near  # the second view's spotter came near
+    assert hold_asked_after([far, tiny], HOLDS_FROM_HALF) is tiny  # none did: the last scoring, as before
