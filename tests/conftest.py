@@ -13,6 +13,9 @@ and run one after another.
 
 Hypothesis runs the "dev" profile (few examples) unless HYPOTHESIS_PROFILE says otherwise or CI is set;
 CI and `./carol test` run the "ci" profile, with every example.
+
+The bundled case and a game of it (`case`, `game`, `round_two`, `understander`) are fixtures here for every test
+that plays or hears it; a test module that wants another game defines its own fixture under the same name.
 """
 
 from __future__ import annotations
@@ -23,6 +26,12 @@ from typing import NoReturn
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+from engine.case import Case
+from engine.game import Game
+from tests.scripted_recognizer import in_round_two, seated_game
+from voice_host.loop.casefiles import load_bundled_case
+from voice_host.understanding.understand import Understander
 
 pytest_plugins = ["tests.conftest_speech"]
 
@@ -82,3 +91,27 @@ def _a_state_folder_of_its_own(tmp_path_factory: pytest.TempPathFactory) -> Iter
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
         yield
+
+
+@pytest.fixture(scope="module")
+def case() -> Case:
+    """The bundled case, Hollin Fold."""
+    return load_bundled_case()
+
+
+@pytest.fixture
+def game(case: Case) -> Game:
+    """A fresh game of it in round 1, the table seated (tests/scripted_recognizer.py `SEATS`)."""
+    return seated_game(case)
+
+
+@pytest.fixture
+def round_two(game: Game) -> Game:
+    """In round 2, so that E7 has been read and a confrontation with it would spend a question."""
+    return in_round_two(game)
+
+
+@pytest.fixture(scope="module")
+def understander(case: Case) -> Understander:
+    """Understanding of text (no audio): what the shared classifier makes of what was heard."""
+    return Understander(case.suspects)

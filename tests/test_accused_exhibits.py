@@ -13,16 +13,10 @@ from engine.game import Game
 from engine.messages import MessageKind
 from tests.scripted_recognizer import AUDIO, SEATS, ScriptedRecognizer, passes_for
 from voice_host.cli.hear import fresh_game, game_at_accusation
-from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.passes.accused_exhibits import accused_exhibits_prefix
 from voice_host.understanding.passes.shared import Biasing, PassName
 from voice_host.understanding.settings import UnderstandingSettings
 from voice_host.understanding.understand import Understander
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return load_bundled_case()
 
 
 @pytest.fixture

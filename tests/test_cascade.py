@@ -21,13 +21,10 @@ from tests.scripted_recognizer import (
     UNSURE,
     WITH_SLOT_PASS,
     ScriptedRecognizer,
-    in_round_two,
     passes_for,
-    seated_game,
 )
 from voice_host.ears.asr import HeardWord, Transcript
 from voice_host.ears.side_decode import SideDecoder, SideRequest
-from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.cascade import RecognitionPasses, cascade_for
 from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.check import words_in_place
@@ -37,27 +34,6 @@ from voice_host.understanding.passes.shared import Biasing, PassName, Vocabulary
 from voice_host.understanding.passes.slots import Slot, SlotPrefixes, slot_prefixes_for
 from voice_host.understanding.settings import UnderstandingSettings
 from voice_host.understanding.understand import Heard, Understander
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return load_bundled_case()
-
-
-@pytest.fixture
-def game(case: Case) -> Game:
-    return seated_game(case)
-
-
-@pytest.fixture
-def round_two(game: Game) -> Game:
-    """In round 2, so that E7 has been read and a confrontation with it would spend a question."""
-    return in_round_two(game)
-
-
-@pytest.fixture(scope="module")
-def understander(case: Case) -> Understander:
-    return Understander(case.suspects)
 
 
 def test_a_name_only_the_biased_pass_produced_is_confirmed(case: Case, game: Game) -> None:

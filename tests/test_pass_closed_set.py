@@ -10,9 +10,8 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import FORM_WORDS, Command, MessageKind
-from tests.scripted_recognizer import AUDIO, PHRASED_OFF, SEATS, ScriptedRecognizer, in_round_two, passes_for, seated_game
+from tests.scripted_recognizer import AUDIO, PHRASED_OFF, SEATS, ScriptedRecognizer, passes_for
 from voice_host.cli.hear import game_at_accusation
-from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.names import SPOKEN_TITLES
 from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.addressee import lost_addressee_for
@@ -20,22 +19,6 @@ from voice_host.understanding.passes.name_slot import LostName, lost_name_for
 from voice_host.understanding.passes.shared import PROMPTED_COMMANDS, PROMPTED_FORM_WORDS, Biasing, PassName, command_prompt
 from voice_host.understanding.settings import UnderstandingSettings
 from voice_host.understanding.understand import Understander
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return load_bundled_case()
-
-
-@pytest.fixture
-def game(case: Case) -> Game:
-    return seated_game(case)
-
-
-@pytest.fixture
-def round_two(game: Game) -> Game:
-    """In round 2, so that E7 has been read and a confrontation with it would spend a question."""
-    return in_round_two(game)
 
 
 def test_the_closed_set_fills_a_lost_exhibit(case: Case, game: Game) -> None:

@@ -8,23 +8,12 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import Command
-from tests.scripted_recognizer import AUDIO, SEATS, ScriptedRecognizer, passes_for, seated_game
-from voice_host.loop.casefiles import load_bundled_case
+from tests.scripted_recognizer import AUDIO, SEATS, ScriptedRecognizer, passes_for
 from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.shared import Biasing, PassName
 from voice_host.understanding.passes.whole_command import whole_command_candidates
 from voice_host.understanding.settings import UnderstandingSettings
 from voice_host.understanding.understand import Heard
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return load_bundled_case()
-
-
-@pytest.fixture
-def game(case: Case) -> Game:
-    return seated_game(case)
 
 
 def _whole(case: Case, game: Game, said: str, fits: dict[str, float], audio: object = AUDIO) -> tuple[Heard, list[str | None]]:

@@ -7,9 +7,8 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import Command, MessageKind
-from tests.scripted_recognizer import ALONE, AUDIO, NBEST_WIDER, SEATS, UNSURE, ScriptedRecognizer, passes_for, seated_game
+from tests.scripted_recognizer import ALONE, AUDIO, NBEST_WIDER, SEATS, UNSURE, ScriptedRecognizer, passes_for
 from voice_host.ears.asr import Rejection
-from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.first import FirstPass
 from voice_host.understanding.passes.n_best import Hypothesis, NBestPass, choose_hypothesis
@@ -17,21 +16,6 @@ from voice_host.understanding.passes.shared import Biasing, PassName, whole_mess
 from voice_host.understanding.passes.slower import SlowerPass
 from voice_host.understanding.settings import UnderstandingSettings
 from voice_host.understanding.understand import Heard, Understander
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return load_bundled_case()
-
-
-@pytest.fixture
-def game(case: Case) -> Game:
-    return seated_game(case)
-
-
-@pytest.fixture(scope="module")
-def understander(case: Case) -> Understander:
-    return Understander(case.suspects)
 
 
 def _hypothesis(understander: Understander, game: Game, said: str, logprob: float) -> Hypothesis:

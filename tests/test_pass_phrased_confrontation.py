@@ -8,7 +8,6 @@ from engine.case import Case
 from engine.game import Game
 from engine.messages import MessageKind
 from tests.scripted_recognizer import AUDIO, SEATS, ScriptedRecognizer, in_round_two, passes_for, seated_game
-from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.names import NamesMatcher
 from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.phrased_confrontation import NamedNumber, named_number
@@ -17,11 +16,6 @@ from voice_host.understanding.understand import Heard
 
 # "Joel Blamire, explain E14." with the verb and the E heard as other words.
 MISHEARD = "Joel Blamire, it's clearly 14."
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return load_bundled_case()
 
 
 @pytest.fixture

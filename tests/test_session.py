@@ -7,17 +7,11 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.replies import Reply
-from voice_host.loop.casefiles import load_bundled_case
 from voice_host.loop.session import HostSession
 from voice_host.understanding.host_requests import is_repeat_request
 from voice_host.understanding.understand import Heard, Understander
 
 SEATS = ("Ann", "Ben")
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return load_bundled_case()
 
 
 @pytest.fixture
@@ -26,11 +20,6 @@ def session(case: Case) -> HostSession:
     game.start()
     game.handle(", ".join(SEATS))
     return HostSession(game, {s.key: s.name for s in case.suspects})
-
-
-@pytest.fixture(scope="module")
-def understander(case: Case) -> Understander:
-    return Understander(case.suspects)
 
 
 def hear(understander: Understander, session: HostSession, text: str, recognition: float = 0.95) -> Heard:

@@ -13,33 +13,11 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import Command, MessageKind
-from tests.scripted_recognizer import SEATS, in_round_two, seated_game
-from voice_host.loop.casefiles import load_bundled_case
+from tests.scripted_recognizer import SEATS
 from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.shared import Vocabulary
 from voice_host.understanding.settings import RepairWeights, UnderstandingSettings
 from voice_host.understanding.understand import Understander, recognition_confidence
-
-
-@pytest.fixture(scope="module")
-def case() -> Case:
-    return load_bundled_case()
-
-
-@pytest.fixture
-def game(case: Case) -> Game:
-    return seated_game(case)
-
-
-@pytest.fixture
-def round_two(game: Game) -> Game:
-    """In round 2, so that E7 has been read and a confrontation with it would spend a question."""
-    return in_round_two(game)
-
-
-@pytest.fixture(scope="module")
-def understander(case: Case) -> Understander:
-    return Understander(case.suspects)
 
 
 @dataclass(frozen=True)
