@@ -11,14 +11,9 @@ from voice_host.loop.session import HostSession
 from voice_host.understanding.host_requests import is_repeat_request
 from voice_host.understanding.understand import Heard, Understander
 
-SEATS = ("Ann", "Ben")
-
 
 @pytest.fixture
-def session(case: Case) -> HostSession:
-    game = Game(case)
-    game.start()
-    game.handle(", ".join(SEATS))
+def session(case: Case, game: Game) -> HostSession:
     return HostSession(game, {s.key: s.name for s in case.suspects})
 
 

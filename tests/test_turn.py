@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from engine.case import Case
 from engine.game import Game
+from tests.scripted_recognizer import seated_game
 from voice_host.ears.turn import EndOfTurn, TurnText
-from voice_host.loop.casefiles import load_bundled_case
 from voice_host.understanding.complete import (
     ends_on_setting,
     heard_complete,
@@ -78,12 +79,9 @@ def test_settings_out_of_order_are_refused() -> None:
 
 
 @pytest.fixture(scope="module")
-def game() -> Game:
-    game = Game(load_bundled_case())
-    game.start()
-    game.handle("Ann, Ben")
-    assert game.state.round == 1
-    return game
+def game(case: Case) -> Game:
+    """One seated game for the module: judging a turn only reads it."""
+    return seated_game(case)
 
 
 @pytest.mark.parametrize(
@@ -154,8 +152,7 @@ def test_trailing_marks_and_linking_words() -> None:
     assert not trails_off("Where were you at ten?") and not trails_off("Next.")
 
 
-def test_heard_uses_whispers_punctuation_and_the_repaired_words(game: Game) -> None:
-    understander = Understander(load_bundled_case().suspects)
+def test_heard_uses_whispers_punctuation_and_the_repaired_words(game: Game, understander: Understander) -> None:
     assert heard_complete(understander.understand("Abel, where were you at ten?", game))
     assert not heard_complete(understander.understand("Abel,", game))
     assert not heard_complete(understander.understand("", game))  # nothing heard: the ceiling decides
@@ -203,8 +200,7 @@ def test_whole_messages_with_their_argument_end_after_the_short_pause(game: Game
     assert not may_go_on(said, game.preview(said))
 
 
-def test_heard_turn_grades_the_words(game: Game) -> None:
-    understander = Understander(load_bundled_case().suspects)
+def test_heard_turn_grades_the_words(game: Game, understander: Understander) -> None:
     assert heard_turn(understander.understand("Read E4.", game)) is TurnText.WHOLE
     # "Martha, where were you?" is whole before "... at ten o'clock?": a question has its own wait
     assert heard_turn(understander.understand("Martha, where were you?", game)) is TurnText.QUESTION
