@@ -56,7 +56,9 @@ from audio_fixtures.acoustics import RoomImpulses, active_rms, in_room  # noqa: 
 from audio_fixtures.echo import EchoPath, Shift, echo_path, with_underruns  # noqa: E402
 from engine.replies import Reply  # noqa: E402
 from voice_host.ears.echo import GATE_DB, TAIL_SECONDS  # noqa: E402
+from voice_host.ears.short_words import ShortWordScores  # noqa: E402
 from voice_host.ears.sound import BLOCK_SAMPLES, PLAYBACK_RATE, SAMPLE_RATE, SPEAKER_BLOCK_SAMPLES, Audio  # noqa: E402
+from voice_host.ears.stop_spotter import SpottedScores  # noqa: E402
 from voice_host.loop.barge_in import ShortPath  # noqa: E402
 from voice_host.loop.listener import ListenerSettings  # noqa: E402
 
@@ -294,7 +296,12 @@ class Ears:
 
 def shown(short: Short) -> str:
     ranked = ", ".join(f"{word.value} {value:.2f}" for word, value in short.scores.ranked()[:2])
-    return f"{short.scores.phrase[short.scores.ranked()[0][0]]!r} ({ranked})"
+    return f"{short.scores.phrase[short.scores.ranked()[0][0]]!r} ({ranked}{wait_shown(short.scores)})"
+
+
+def wait_shown(scores: ShortWordScores) -> str:
+    """The spotter's "wait" log-odds, when it has one, to show beside its "stop"."""
+    return f", wait {scores.wait:.2f}" if isinstance(scores, SpottedScores) and math.isfinite(scores.wait) else ""
 
 
 def listed(heard: list[Heard]) -> str:
@@ -524,6 +531,12 @@ def main() -> None:
         "word (ShortPath.hold_from); 'None': it reads on until the verdict, the rule before",
     )
     parser.add_argument(
+        "--wait-hold-from",
+        default=str(ShortPath().wait_hold_from),
+        help="the wait regression's log-odds from which the Host is held silent while tiny.en judges a 'wait' or "
+        "'hold on' (ShortPath.wait_hold_from); 'None': no such hold, the rule before session 53",
+    )
+    parser.add_argument(
         "--spotter-after",
         action="store_true",
         help="the spotter asked only after tiny.en, so a hold on doubt waits for tiny.en (ShortPath.spotter_first off, "
@@ -632,6 +645,7 @@ def main() -> None:
         both_spotter_floor=None if args.both_spotter_floor == "None" else float(args.both_spotter_floor),
         spotter_floor=args.spotter_floor,
         hold_from=None if args.hold_from == "None" else float(args.hold_from),
+        wait_hold_from=None if args.wait_hold_from == "None" else float(args.wait_hold_from),
         spotter_first=not args.spotter_after,
         base_last_unless_held=not args.base_in_place,
         pause_seconds=args.pause,
@@ -694,7 +708,8 @@ def main() -> None:
         began, word_over, where = mixed.began, mixed.word_over, mixed.where
         for short in shorts if args.scores else []:
             print(
-                f"score stop-trial {n} {voice.name} {said!r} at {short.asked - word_over:+.2f} s: {short.scores.ranked()}",
+                f"score stop-trial {n} {voice.name} {said!r} at {short.asked - word_over:+.2f} s: {short.scores.ranked()}"
+                f"{wait_shown(short.scores)}",
                 file=sys.stderr,
             )
         taken = [s for s in shorts if s.word is ShortWord.STOP and s.asked > began]
@@ -749,7 +764,8 @@ def main() -> None:
         word_over, where = mixed.word_over, mixed.where
         for short in shorts if args.scores else []:
             print(
-                f"score other {n} {fixture.voice} {fixture.said!r} at {short.asked - word_over:+.2f} s: {short.scores.ranked()}",
+                f"score other {n} {fixture.voice} {fixture.said!r} at {short.asked - word_over:+.2f} s: "
+                f"{short.scores.ranked()}{wait_shown(short.scores)}",
                 file=sys.stderr,
             )
         acted = [f"short path: {s.word.value} {shown(s)}" for s in shorts if s.word is not None]
@@ -776,7 +792,7 @@ def main() -> None:
         for short in shorts if args.scores else []:
             print(
                 f"score addressed {n} {fixture.voice} {fixture.said!r} at {short.asked - mixed.began:+.2f} s: "
-                f"{short.scores.ranked()}",
+                f"{short.scores.ranked()}{wait_shown(short.scores)}",
                 file=sys.stderr,
             )
         took = [s for s in shorts if s.word is not None]
@@ -812,6 +828,7 @@ def main() -> None:
     command += f" --underruns {args.underruns:g}" if args.underruns > 0 and not args.no_night else ""
     command += " --moves-as-before" if args.moves_as_before else ""
     command += f" --hold-from {args.hold_from}" + (" --base-in-place" if args.base_in_place else "")
+    command += f" --wait-hold-from {args.wait_hold_from}"
     command += " --spotter-after" if args.spotter_after else ""
     command += f" --first-trial {args.first_trial}" if args.first_trial else ""
     command += f" --pause {args.pause:g}" if args.pause != ShortPath().pause_seconds else ""
@@ -915,7 +932,7 @@ def main() -> None:
             for s in taken:
                 print(f"- short path at {s.asked:.1f} s: {s.word.value} {shown(s)}")
             for s in shorts if args.scores else []:
-                print(f"score night {night + 1} at {s.asked:.1f} s: {s.scores.ranked()}", file=sys.stderr)
+                print(f"score night {night + 1} at {s.asked:.1f} s: {s.scores.ranked()}{wait_shown(s.scores)}", file=sys.stderr)
             summary.append(
                 f"| {night + 1} | {path.room} | {path.rt60:.2f} s | {path.delay_seconds * 1000:.0f} ms | {path.gain_db:.0f} dB | "
                 f"{len(heard)} | {len(usable)} | {len(acting)} | {len(taken)} | {len(night_holds)} |"

@@ -12,6 +12,7 @@ import pytest
 from engine.messages import Command, Message, MessageKind
 from voice_host.ears.short_words import ShortViews, ShortWord, ShortWordScores
 from voice_host.ears.sound import Audio
+from voice_host.ears.stop_spotter import SpottedScores
 from voice_host.ears.turn import TurnText
 from voice_host.loop.barge_in import (
     BargeAction,
@@ -355,6 +356,46 @@ def test_the_spotter_first_holds_the_host_before_tiny_en_scores_and_takes_the_sa
     asked.clear()
     assert rule.take([(word, None)], clipped, None, near, held)[1] is None
     assert asked == ["tiny", "spotter"]  # no base to wait for: nothing to hold for, the order as before
+
+
+def spotted(stop: float, wait: float) -> SpottedScores:
+    """The spotter's scores: "stop" as the short path's, "wait" beside it."""
+    return SpottedScores({ShortWord.STOP: stop}, {ShortWord.STOP: "(stop spotted)"}, 0.02, 0.8, wait)
+
+
+def test_a_wait_the_spotter_hears_holds_the_host_while_tiny_en_judges_it() -> None:
+    rule = replace(
+        SHORT, second_opinion_from=-5.0, second_opinion_rank=1, spotter_floor=3.0, both_spotter_floor=None, hold_from=0.5,
+        wait_hold_from=1.5,
+    )  # fmt: skip
+    word = np.full(800, 0.5, dtype=np.float32)
+    asked: list[str] = []
+    opinion = partial(recorded, asked)
+    held = lambda: asked.append("hold")  # noqa: E731
+    wait_said = opinion("tiny", scores(stop=-1.5, repeat=-6.0, next=-5.5, skip=-7.0))  # tiny.en takes "Wait."
+    like_wait, unlike = opinion("spotter", spotted(stop=-2.0, wait=2.0)), opinion("spotter", spotted(stop=-2.0, wait=1.0))
+    base = opinion("base", scores(stop=-9.0))
+
+    assert rule.take([(word, None)], wait_said, base, like_wait, held)[1] is ShortWord.STOP
+    assert asked == ["spotter", "hold", "tiny"]  # silent from before tiny.en's verdict
+    asked.clear()
+    assert rule.take([(word, None)], wait_said, base, unlike, held)[1] is ShortWord.STOP
+    assert asked == ["spotter", "tiny"]  # under the wait floor: the Host reads on until tiny.en takes it
+    asked.clear()
+    talk = opinion("tiny", scores(stop=-7.0, repeat=-6.0, next=-5.5, skip=-7.0))
+    assert rule.take([(word, None)], talk, base, like_wait, held)[1] is None
+    assert asked == ["spotter", "hold", "tiny"]  # held, nothing taken: the listener lets the Host play on
+    asked.clear()
+    # A wait hold does not hurry base, which judges only "stop": it still waits for the other views.
+    clipped = opinion("tiny", scores(stop=-3.5, repeat=-6.0, next=-5.5, skip=-7.0))
+    assert rule.take([(word, None), (word * 2, None)], clipped, base, like_wait, held)[1] is None
+    assert asked == ["spotter", "hold", "tiny", "tiny", "spotter", "base", "base"]
+    asked.clear()
+    assert replace(rule, wait_hold_from=None).take([(word, None)], wait_said, base, like_wait, held)[1] is ShortWord.STOP
+    assert asked == ["spotter", "tiny"]  # off: the rule before
+    asked.clear()
+    # A scorer without a wait regression (a plain ShortWordScores) never holds for a wait.
+    assert not rule.holds(scores(stop=-2.0)) and rule.holds(spotted(stop=-2.0, wait=1.5))
 
 
 def test_base_waits_for_the_other_views_when_the_host_reads_on() -> None:

@@ -30,3 +30,13 @@ def test_a_spotter_scoring_under_the_hold_did_not_ask_for_it() -> None:
     tiny = scoring(-3.5, 0.10, 0.02)
     assert hold_asked_after([far, tiny, near], HOLDS_FROM_HALF) is near  # the second view's spotter came near
     assert hold_asked_after([far, tiny], HOLDS_FROM_HALF) is tiny  # none did: the last scoring, as before
+
+
+def test_a_hold_for_a_wait_is_timed_from_the_spotter_scoring_that_asked_for_it() -> None:
+    from voice_host.ears.stop_spotter import SpottedScores
+
+    wait_like = SpottedScores({ShortWord.STOP: -2.0}, {ShortWord.STOP: "(stop spotted)"}, 0.02, 1.0, wait=2.0)
+    early = Short(1.0, 0.97, wait_like, None, 0.02, before_seconds=0.0, spotter=True)
+    tiny = scoring(-1.5, 0.10, 0.02)
+    assert hold_asked_after([early, tiny], replace(HOLDS_FROM_HALF, wait_hold_from=1.5)) is early
+    assert hold_asked_after([early, tiny], replace(HOLDS_FROM_HALF, wait_hold_from=None)) is tiny  # no hold: the last

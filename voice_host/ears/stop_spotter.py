@@ -8,11 +8,15 @@ classifier trained on synthetic speech. Ours is a logistic regression on the mea
 echo in tune voices and in espeak-ng voices no split has (the weights: stop_spotter.npz beside this file).
 
 `StopSpotter.score` says how much the audio looks like "stop" (a log-odds, as the score of `ShortWord.STOP`);
-whether that is enough to act on is `ShortPath.spotter_floor`'s to say (voice_host/loop/barge_in.py).
+whether that is enough to act on is `ShortPath.spotter_floor`'s to say (voice_host/loop/barge_in.py). Beside it, a
+second regression on the same embeddings says how much it looks like "wait" or "hold on" (`SpottedScores.wait`,
+weights in wait_spotter.npz): never enough to act on, only to hold the Host while tiny.en judges the word
+(`ShortPath.wait_hold_from`), since tiny.en takes most of those words but takes 0.2-0.4 s to on busy cores.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +33,7 @@ MEL_FRAMES = 76  # mel frames per embedding
 MEL_STRIDE = 8  # mel frames between embeddings (80 ms)
 SPOTTED = "(stop spotted)"  # the phrase a spotted stop is shown with: the spotter hears no words
 WEIGHTS_FILE = Path(__file__).with_name("stop_spotter.npz")
+WAIT_WEIGHTS_FILE = Path(__file__).with_name("wait_spotter.npz")
 
 
 class SpeechEmbedder:
@@ -85,17 +90,31 @@ class SpotterWeights:
             return cls(saved["mean"], saved["scale"], saved["weights"], float(saved["bias"][0]))
 
 
-class StopSpotter:
-    """Scores how much a short utterance looks like "stop"."""
+@dataclass(frozen=True)
+class SpottedScores(ShortWordScores):
+    """The spotter's scores: "stop"'s log-odds as `ShortWord.STOP`'s, so the short path hears all its opinions alike,
+    and "wait" or "hold on"'s beside it (-inf: no wait regression)."""
 
-    def __init__(self, weights: SpotterWeights | None = None, embedder: SpeechEmbedder | None = None) -> None:
+    wait: float = -math.inf
+
+
+class StopSpotter:
+    """Scores how much a short utterance looks like "stop", and like "wait" or "hold on"."""
+
+    def __init__(
+        self,
+        weights: SpotterWeights | None = None,
+        embedder: SpeechEmbedder | None = None,
+        wait_weights: SpotterWeights | None = None,
+    ) -> None:
         self.weights = weights or SpotterWeights.load()
+        self.wait_weights = wait_weights or SpotterWeights.load(WAIT_WEIGHTS_FILE)
         self.embedder = embedder or SpeechEmbedder()
 
-    def score(self, audio: Audio) -> ShortWordScores:
-        """ "stop" scored as the log-odds that the audio is a stop word (as a `ShortWordScores`, so the short path
-        hears all its opinions alike)."""
+    def score(self, audio: Audio) -> SpottedScores:
+        """The log-odds that the audio is "stop", and that it is "wait" or "hold on" (one embedding for both)."""
         started = time.perf_counter()
-        log_odds = self.weights.log_odds(pooled(self.embedder.embed(audio)))
+        features = pooled(self.embedder.embed(audio))
+        stop, wait = self.weights.log_odds(features), self.wait_weights.log_odds(features)
         seconds = time.perf_counter() - started
-        return ShortWordScores({ShortWord.STOP: log_odds}, {ShortWord.STOP: SPOTTED}, seconds, len(audio) / SAMPLE_RATE)
+        return SpottedScores({ShortWord.STOP: stop}, {ShortWord.STOP: SPOTTED}, seconds, len(audio) / SAMPLE_RATE, wait)

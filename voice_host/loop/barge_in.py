@@ -30,6 +30,7 @@ from engine.classify import Situation
 from engine.messages import Command, Message, MessageKind
 from voice_host.ears.short_words import ShortView, ShortViews, ShortWord, ShortWordScores
 from voice_host.ears.sound import Audio
+from voice_host.ears.stop_spotter import SpottedScores
 from voice_host.ears.turn import TurnText
 from voice_host.understanding.complete import heard_turn
 from voice_host.understanding.understand import Heard
@@ -291,6 +292,13 @@ class ShortPath:
     # word base or both took had the spotter at 1.3 or more; the other words at -1.4 at most (0.32 at most in run
     # 16). Held whenever base was asked, the Host was held on 23 of the 40 other words. None: never held.
     hold_from: float | None = 0.5
+    # Held for a wait: when the spotter's second regression (`SpottedScores.wait`) reaches `wait_hold_from`, the Host is
+    # held silent while tiny.en judges a "wait" or "hold on" (it takes most, but 0.2-0.4 s after the pause on busy
+    # cores: most late stops of the fresh test trials 1120-1919), and plays on if nothing is taken. Shaped on the wait
+    # regression's held-out scores (bench/stop_spotter.py, tune voices and espeak-ng variants no split has): at 1.5,
+    # 61% of the wait utterances and none of 96 tune fixtures and corpus lines, 8 of 57 sound-alikes ("Way.",
+    # "Weight.", "Cop."); at 1.0, 74% and 4 of 96 (docs/benchmarks.md "Barge-in", session 53). None: never held so.
+    wait_hold_from: float | None = 1.5
     # Base put off: when the spotter is under `hold_from` (the Host reads on), base is asked only after every other
     # view's tiny.en and spotter, so a word tiny.en takes on the next view does not wait 0.15-0.4 s behind base (the
     # words base takes are mostly held by then). Session 43 tried base last for every word: the words base took came
@@ -356,7 +364,15 @@ class ShortPath:
         return _stop_reaching(second, self.both_second_floor)
 
     def holds(self, spotted: ShortWordScores) -> bool:
-        """Whether the spotter's log-odds, under its floor, still reach `hold_from`: hold the Host while base is asked."""
+        """Whether the spotter's scores ask the Host held while the word is judged: its "stop" log-odds, under its
+        floor, reach `hold_from` (base will be asked), or its "wait" log-odds reach `wait_hold_from` (tiny.en judges)."""
+        return self.holds_for_base(spotted) or (
+            self.wait_hold_from is not None and isinstance(spotted, SpottedScores) and spotted.wait >= self.wait_hold_from
+        )
+
+    def holds_for_base(self, spotted: ShortWordScores) -> bool:
+        """Whether the spotter's "stop" log-odds, under its floor, still reach `hold_from`: hold the Host while base is
+        asked (base is then asked at once, not put off)."""
         return self.hold_from is not None and _stop_reaching(spotted, self.hold_from) is not None
 
     def spotted(self, spotted: ShortWordScores) -> ShortWord | None:
@@ -416,7 +432,7 @@ class ShortPath:
                     spotted = spotter(audio)  # the cheaper first
                 if spotted is not None and (spotted_word := self.spotted(spotted)) is not None:
                     return ScoredWord(spotted, spotted_word)
-                held = second_opinion is not None and spotted is not None and self.holds(spotted)
+                held = second_opinion is not None and spotted is not None and self.holds_for_base(spotted)
                 if held and not doubted and on_doubt is not None:
                     doubted = True
                     on_doubt()
