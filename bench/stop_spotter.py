@@ -1,6 +1,6 @@
 """Trains the stop spotter (voice_host/ears/stop_spotter.py) on tune speech said over the Host's echo.
 
-    .venv/bin/python bench/stop_spotter.py harvest --part 0/2 --cache CACHE &   # both at once: about 7 minutes, idle
+    .venv/bin/python bench/stop_spotter.py harvest --part 0/2 --cache CACHE &   # both at once: about 40 minutes
     .venv/bin/python bench/stop_spotter.py harvest --part 1/2 --cache CACHE
     .venv/bin/python bench/stop_spotter.py train --cache CACHE     # writes voice_host/ears/stop_spotter.npz
     .venv/bin/python bench/stop_spotter.py train --word wait --cache CACHE     # writes voice_host/ears/wait_spotter.npz
