@@ -303,7 +303,8 @@ class Listener(Generic[T]):
         ranked "stop" on but could not take (`ShortPath.wants_second_opinion`); `stop_spotter` scores it first, and
         the second opinion is asked when the spotter did not take it (`ShortPath.spotted`); when neither takes it
         alone, both near their floors together take it (`ShortPath.both_verdict`). `host_hold` holds the Host's voice
-        while base is asked after the spotter came near, and lets it play on when no "stop" is taken (`ShortPath.hold_from`)."""
+        while base is asked after the spotter came near on "stop", or tiny.en after it came near on "wait", and lets it
+        play on when no "stop" is taken (`ShortPath.hold_from`, `ShortPath.wait_hold_from`)."""
         self.source = source
         self.echo = echo if far_end is not None else None
         self.far_end = far_end if echo is not None else None
@@ -675,7 +676,7 @@ class Listener(Generic[T]):
         hold = self.host_hold
         held_at: float | None = None  # when the Host was held for this scoring (doubt always runs before decide)
 
-        def doubt() -> None:  # base is about to judge a word the spotter came near on: the Host holds until the verdict
+        def doubt() -> None:  # a word the spotter came near on is being judged: the Host holds until the verdict
             nonlocal held_at
             assert hold is not None  # only asked for with a hold
             held_at = self.clock()
