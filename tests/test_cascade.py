@@ -433,6 +433,7 @@ def test_the_cascade_is_the_list_of_passes_it_is_given(case: Case, game: Game) -
         PassName.PHRASED_COMMAND,
         PassName.PHRASED_CONFRONTATION,
         PassName.NBEST,
+        PassName.NARROW_PICK,
         PassName.CHECK,
     ]
 

@@ -10,13 +10,21 @@ import pytest
 from engine.case import Case
 from engine.game import Game
 from engine.messages import FORM_WORDS, Command, MessageKind
-from tests.scripted_recognizer import AUDIO, PHRASED_OFF, SEATS, ScriptedRecognizer, passes_for
+from tests.scripted_recognizer import ALONE, AUDIO, PHRASED_OFF, SEATS, ScriptedRecognizer, passes_for
 from voice_host.cli.hear import game_at_accusation
 from voice_host.understanding.names import SPOKEN_TITLES
 from voice_host.understanding.normalise import CorrectionKind
 from voice_host.understanding.passes.addressee import lost_addressee_for
 from voice_host.understanding.passes.name_slot import LostName, lost_name_for
-from voice_host.understanding.passes.shared import PROMPTED_COMMANDS, PROMPTED_FORM_WORDS, Biasing, PassName, command_prompt
+from voice_host.understanding.passes.narrow_pick import NarrowPickPass
+from voice_host.understanding.passes.shared import (
+    PROMPTED_COMMANDS,
+    PROMPTED_FORM_WORDS,
+    Biasing,
+    Hearing,
+    PassName,
+    command_prompt,
+)
 from voice_host.understanding.settings import UnderstandingSettings
 from voice_host.understanding.understand import Understander
 
@@ -54,7 +62,7 @@ def test_a_confrontation_asked_for_in_other_words_has_its_exhibit_scored_after_t
     "fits",
     [
         {" E7": UnderstandingSettings().closed_set_exhibit_floor - 0.5},  # the best does not fit: below the floor
-        {" E7": -2.0, " exhibit 1": -2.5},  # the best does not stand out from the next
+        {" E7": -2.0, " exhibit 1": -2.0 - UnderstandingSettings().closed_set_ask_margin / 2},  # nor stand out a little
     ],
 )
 def test_the_closed_set_fills_nothing_it_is_not_sure_of(case: Case, game: Game, fits: dict[str, float]) -> None:
@@ -63,6 +71,49 @@ def test_the_closed_set_fills_nothing_it_is_not_sure_of(case: Case, game: Game, 
     assert "closed set: Read" in recognizer.calls
     assert heard.text == "Read the room." and heard.message is not None
     assert heard.message.kind is MessageKind.TABLE_TALK
+
+
+def _narrow_lead() -> float:
+    """A lead between the closed set's ask margin and its margin: kept aside as the last resort."""
+    settings = UnderstandingSettings()
+    return (settings.closed_set_ask_margin + settings.closed_set_margin) / 2
+
+
+def test_a_read_the_closed_set_barely_heard_is_asked_about_first(case: Case, game: Game) -> None:
+    recognizer = ScriptedRecognizer("Read the salmon.", "", fits={" E7": -2.0, " E3": -2.0 - _narrow_lead()})
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    heard = result.heard
+    assert heard.message is not None and heard.message.command is Command.READ and heard.message.exhibits == (7,)
+    assert heard.needs_confirmation  # a free command, but the closed set was not sure: "I heard: Read E7."
+    assert [run.name for run in result.runs][-1] is PassName.NARROW_PICK
+
+
+def test_a_confrontation_the_closed_set_barely_heard_is_asked_about_first(case: Case, round_two: Game) -> None:
+    fits = {" E7": -1.0, " E3": -1.0 - _narrow_lead()}
+    recognizer = ScriptedRecognizer("Confront Phoebe with the iron.", "", fits=fits)
+    heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS).heard
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "marsden" and heard.message.exhibits == (7,)
+    assert heard.needs_confirmation and heard.transcript == "Confront Phoebe with the iron."
+
+
+def test_a_narrow_pick_gives_way_to_a_whole_message_a_later_pass_finds(case: Case, game: Game) -> None:
+    # The closed set barely prefers E7; heard slower, the words say E11 outright.
+    recognizer = ScriptedRecognizer("Read the salmon.", "", fits={" E7": -2.0, " E11": -2.0 - _narrow_lead()}, slower="Read E11.")
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(ALONE, game, SEATS)  # no other voice: heard slower
+    assert result.heard.message is not None and result.heard.message.exhibits == (11,)
+    assert PassName.NARROW_PICK not in [run.name for run in result.runs]
+
+
+def test_a_narrow_pick_never_takes_the_place_of_a_request_to_the_host(case: Case, game: Game) -> None:
+    ears = passes_for(case, ScriptedRecognizer("Say that again.", ""), Biasing.PROMPT_CHECKED).ears
+    understander = ears.understander
+    hearing = Hearing(AUDIO, game, SEATS, understander.matcher, 0.0)
+    hearing.narrow = understander.understand("Read E7.", game, 1.0, SEATS)
+    hearing.heard = understander.understand("Say that again.", game, 1.0, SEATS)
+    assert not NarrowPickPass().applies(hearing, ears)  # the Host replays its last reply for it
+    hearing.heard = understander.understand("Read the salmon.", game, 1.0, SEATS)
+    assert NarrowPickPass().applies(hearing, ears)
 
 
 def test_an_exhibit_slot_has_its_own_floor_below_the_names(case: Case, game: Game) -> None:
@@ -330,9 +381,19 @@ def test_no_addressee_is_scored_for_what_is_not_a_question_put_to_someone_lost(c
 
 
 def test_no_addressee_is_put_when_none_stands_out(case: Case, game: Game) -> None:
-    recognizer = ScriptedRecognizer("Yeah, where were you at ten?", "", fits={" Thwaite": -2.0, " Keld": -2.4})
+    lead = UnderstandingSettings().closed_set_ask_margin / 2
+    recognizer = ScriptedRecognizer("Yeah, where were you at ten?", "", fits={" Thwaite": -2.0, " Keld": -2.0 - lead})
     heard = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS).heard
     assert heard.message is None or heard.message.suspect is None
+
+
+def test_an_addressee_the_closed_set_barely_heard_is_the_last_resort(case: Case, game: Game) -> None:
+    fits = {" Thwaite": -2.0, " Keld": -2.0 - _narrow_lead()}
+    recognizer = ScriptedRecognizer("Yeah, where were you at ten?", "", fits=fits)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, game, SEATS)
+    heard = result.heard
+    assert heard.message is not None and heard.message.kind is MessageKind.QUESTION and heard.message.suspect == "thwaite"
+    assert heard.needs_confirmation and PassName.NARROW_PICK in [run.name for run in result.runs]
 
 
 def test_a_confrontation_whose_suspect_was_heard_after_the_has_the_roles_scored(case: Case, round_two: Game) -> None:

@@ -13,7 +13,8 @@ The passes, in order (with the prompt biasing, the default):
   with E{n}, answers NAME): the 16 exhibits (or the six suspects, when the name was lost) are scored
   against the audio on the encoder output already made, in batched decoder calls (those that cannot
   come within the margin of the best are not followed to their end); the best fills
-  an empty slot, as a repair, so a costly result is confirmed; a confrontation that lost its
+  an empty slot, as a repair, so a costly result is confirmed (one that leads by less than the margin
+  is kept aside for the narrow pick, last); a confrontation that lost its
   suspect, its exhibit or both is filled slot by slot (suspect, then exhibit: one small pass each);
   a question "Ask …" whose words named no one has its addressee scored the same way;
 - name slot, when a command the phrase grammar reads in the words had its {name} heard as words that
@@ -55,7 +56,9 @@ The passes, in order (with the prompt biasing, the default):
   command or question that lost its argument) and not "say that again": the other hypotheses the
   first pass's beam search kept are understood, and the best that is a whole message, close enough
   behind the best score and in other words than the transcript's, is taken as a repair (a costly one
-  is confirmed). Last, since it takes what the passes made for one shape of message miss;
+  is confirmed). Last but one, since it takes what the passes made for one shape of message miss;
+- narrow pick, when no pass made a whole message but the closed set's best led the next by less than
+  its margin (`closed_set_ask_margin` or more): that fill is taken, asked about first even if free;
 - check, when the transcript names a suspect in a costly message that would otherwise go through: an
   unbiased pass, and a name only the biased pass produced counts as uncertain, unless the unbiased
   pass had words in its place and the six's names scored there (a closed set) put it clearly first.
@@ -83,6 +86,7 @@ from voice_host.understanding.passes.focus import FocusPass
 from voice_host.understanding.passes.lost_citation import LostCitationPass
 from voice_host.understanding.passes.n_best import NBestPass
 from voice_host.understanding.passes.name_slot import NameSlotPass
+from voice_host.understanding.passes.narrow_pick import NarrowPickPass
 from voice_host.understanding.passes.near_voice import NearVoicePass
 from voice_host.understanding.passes.phrased_command import PhrasedCommandPass
 from voice_host.understanding.passes.phrased_confrontation import PhrasedConfrontationPass
@@ -132,6 +136,7 @@ def _cascade(biasing: Biasing) -> tuple[RecognitionPass, ...]:
         PhrasedCommandPass(),
         PhrasedConfrontationPass(),
         NBestPass(),
+        NarrowPickPass(),
     )
     return (*passes, CheckPass()) if biasing is Biasing.PROMPT_CHECKED else passes
 

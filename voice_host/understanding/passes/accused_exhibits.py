@@ -103,4 +103,4 @@ class AccusedExhibitsPass:
         continuations = tuple(candidates)
         values = tuple(candidates[continuation][0] for continuation in continuations)
         best = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, said, continuations, values), self.name)
-        return None if best is None else (best, candidates[best])
+        return None if best is None else (best.said, candidates[best.said])

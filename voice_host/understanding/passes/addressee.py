@@ -113,7 +113,8 @@ class AddresseePass:
     head's place, after the card's opening words heard before it ("Ask", "Question for", "To", a
     title), with the closed set's own scorer, floor and margin. The best is put in the head's place
     and the message goes to them as a repair, always asked about first (a question or a confrontation
-    is spent on the closed set's choice).
+    is spent on the closed set's choice); a best only `closed_set_ask_margin` ahead is the narrow pick,
+    taken only when no later pass finds a whole message.
     """
 
     name: PassName = PassName.ADDRESSEE
@@ -127,11 +128,16 @@ class AddresseePass:
         assert lost is not None
         titled = bool(_TITLED.search(lost.prefix))
         candidates, values = _address_candidates(hearing.matcher, titled, opening=not lost.prefix)
-        said = closed_best(hearing, ears, ClosedSlot(Slot.ADDRESSEE, lost.prefix, candidates, values), self.name)
-        if said is None:
+        pick = closed_best(hearing, ears, ClosedSlot(Slot.ADDRESSEE, lost.prefix, candidates, values), self.name, may_ask=True)
+        if pick is None:
             return
-        text = f"{lost.prefix} {said.strip()}, {lost.question}".strip()
+        text = f"{lost.prefix} {pick.said.strip()}, {lost.question}".strip()
         found = understand_repaired(hearing, ears, CorrectionKind.NAME, ears.settings.repairs.slot, text)
         put = found.message
-        if put is not None and put.kind in _PUT_TO_SOMEONE and put.suspect is not None:
-            hearing.heard = replace(found, transcript=heard.transcript, needs_confirmation=True)
+        if put is None or put.kind not in _PUT_TO_SOMEONE or put.suspect is None:
+            return
+        found = replace(found, transcript=heard.transcript, needs_confirmation=True)
+        if pick.sure:
+            hearing.heard = found
+        elif hearing.narrow is None:
+            hearing.narrow = found  # barely ahead: taken last, only if no pass finds a whole message

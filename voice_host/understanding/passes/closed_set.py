@@ -146,41 +146,53 @@ class ClosedSetPass:
         if wanted.slot is Slot.CONFRONTATION:
             self._confrontation(hearing, ears, wanted)
             return
-        said = closed_best(hearing, ears, wanted, self.name)
-        if said is None:
+        pick = closed_best(hearing, ears, wanted, self.name, may_ask=True)
+        if pick is None:
             return
         if wanted.slot is Slot.ADDRESSEE:
             # The question as heard, put to the suspect the closed set found.
             body = strip_openers(hearing.current.text)
             ask = ASK_OPENING.match(body)
             assert ask is not None
-            fill_slot(hearing, ears, wanted.slot, f"{body[: ask.start(2)]}{said.strip()}{body[ask.end(2) :]}")
+            text = f"{body[: ask.start(2)]}{pick.said.strip()}{body[ask.end(2) :]}"
         else:
-            fill_slot(hearing, ears, wanted.slot, _with_argument(wanted, said))
+            text = _with_argument(wanted, pick.said)
+        (fill_slot if pick.sure else keep_narrow)(hearing, ears, wanted.slot, text)
 
     def _confrontation(self, hearing: Hearing, ears: Ears, names: ClosedSlot) -> None:
         """The suspect (unless heard), then the exhibit after "Confront NAME with"; both or nothing."""
         message = hearing.current.message
         assert message is not None
         suspect = message.suspect
+        sure = True
         if suspect is None:
-            said = closed_best(hearing, ears, names, self.name)
-            if said is None:
+            found = closed_best(hearing, ears, names, self.name, may_ask=True)
+            if found is None:
                 return
-            name = said.strip()
+            name, sure = found.said.strip(), found.sure
         else:
             heard_names = [w for w, key in zip(names.candidates, names.values, strict=True) if key == suspect]
             name = next((w.strip() for w in heard_names if w.strip().lower() in hearing.current.text.lower()), "")
             name = name or heard_names[0].strip()
         prefix = f"{names.prefix} {name} with"
-        exhibit = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, prefix, *exhibit_candidates()), self.name)
+        exhibit = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, prefix, *exhibit_candidates()), self.name, may_ask=True)
         if exhibit is not None:
-            fill_slot(hearing, ears, Slot.CONFRONTATION, f"{prefix} E{exhibit.split()[-1].lstrip('E')}.")
+            text = f"{prefix} E{exhibit.said.split()[-1].lstrip('E')}."
+            (fill_slot if sure and exhibit.sure else keep_narrow)(hearing, ears, Slot.CONFRONTATION, text)
 
 
-def closed_best(hearing: Hearing, ears: Ears, wanted: ClosedSlot, by: PassName) -> str | None:
+@dataclass(frozen=True)
+class ClosedPick:
+    """The closed set's best candidate, as said, and whether it stood out from the next by the whole margin."""
+
+    said: str  # " E7", " Francis": a next slot continues from it
+    sure: bool = True  # False: it led by `closed_set_ask_margin` only (`keep_narrow`)
+
+
+def closed_best(hearing: Hearing, ears: Ears, wanted: ClosedSlot, by: PassName, may_ask: bool = False) -> ClosedPick | None:
     """Score the slot's candidates (batched, in stages: recorded as `by`'s run); the best, if it fits and
-    stands out, else None."""
+    stands out, else None. `may_ask`: the caller keeps a best that stands out by `closed_set_ask_margin`
+    only (`ClosedPick.sure` False) as a last resort to ask about; otherwise such a best is None too."""
     # Only the best and whatever comes within the margin of it decide: the rest need not be scored to the end.
     settings = ears.settings
     # The closed set always picks something: the best must fit (the floor) and stand out from
@@ -194,10 +206,13 @@ def closed_best(hearing: Hearing, ears: Ears, wanted: ClosedSlot, by: PassName) 
     for value, score in zip(wanted.values, scores.scores, strict=True):
         best[value] = max(best.get(value, -math.inf), score)
     ranked = sorted(best.values(), reverse=True)
-    if ranked[0] < floor or ranked[0] - ranked[1] < settings.closed_set_margin:
+    lead = ranked[0] - ranked[1]
+    least = settings.closed_set_ask_margin if may_ask else settings.closed_set_margin
+    if ranked[0] < floor or lead < least:
         return None
     # The candidate that scored best, as said ("Francis" or "Keld": the next slot continues from it).
-    return max(zip(scores.scores, wanted.candidates, strict=True))[1]
+    said = max(zip(scores.scores, wanted.candidates, strict=True))[1]
+    return ClosedPick(said, sure=lead >= settings.closed_set_margin)
 
 
 def understand_repaired(hearing: Hearing, ears: Ears, kind: CorrectionKind, weight: float, text: str) -> Heard:
@@ -208,13 +223,26 @@ def understand_repaired(hearing: Hearing, ears: Ears, kind: CorrectionKind, weig
     return ears.understander.understand(text, hearing.classifier, recognition, hearing.seats, repairs=(repair,))
 
 
-def fill_slot(hearing: Hearing, ears: Ears, slot: Slot, text: str) -> None:
-    """Take the filled message as a repair (a costly one is confirmed), if it does fill the slot."""
+def _filled(hearing: Hearing, ears: Ears, slot: Slot, text: str) -> Heard | None:
+    """`text` understood as a repair of what was heard, if it does fill the slot."""
     weights = ears.settings.repairs
     kind, weight = (CorrectionKind.EXHIBIT, weights.exhibit) if slot is Slot.EXHIBIT else (CorrectionKind.NAME, weights.slot)
     filled = understand_repaired(hearing, ears, kind, weight, text)
-    if fills(filled.message, slot):
-        hearing.heard = replace(filled, transcript=hearing.current.transcript)
+    return replace(filled, transcript=hearing.current.transcript) if fills(filled.message, slot) else None
+
+
+def fill_slot(hearing: Hearing, ears: Ears, slot: Slot, text: str) -> None:
+    """Take the filled message as a repair (a costly one is confirmed), if it does fill the slot."""
+    filled = _filled(hearing, ears, slot, text)
+    if filled is not None:
+        hearing.heard = filled
+
+
+def keep_narrow(hearing: Hearing, ears: Ears, slot: Slot, text: str) -> None:
+    """Keep the filled message as the last resort, asked about first even if free (`NarrowPickPass` takes it)."""
+    filled = _filled(hearing, ears, slot, text)
+    if filled is not None and hearing.narrow is None:
+        hearing.narrow = replace(filled, needs_confirmation=True)
 
 
 def _with_argument(wanted: ClosedSlot, candidate: str) -> str:

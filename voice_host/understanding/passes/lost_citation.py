@@ -145,7 +145,8 @@ class LostCitationPass:
         heard = hearing.current
         lost = lost_citation_for(heard)
         assert lost is not None
-        said = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, lost.prefix, lost.candidates, lost.values), self.name)
+        pick = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, lost.prefix, lost.candidates, lost.values), self.name)
+        said = None if pick is None else pick.said
         if not lost.to_suspect:
             if said is not None:
                 self._make_whole(hearing, ears, lost, f" {said.split()[-1]}")

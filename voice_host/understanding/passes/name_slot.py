@@ -142,10 +142,10 @@ class NameSlotPass:
         lost = self._lost(hearing, ears)
         assert lost is not None
         candidates, values = suspect_candidates(hearing.matcher, lost.role)
-        said = closed_best(hearing, ears, ClosedSlot(Slot.SUSPECT, lost.prefix, candidates, values), self.name)
-        if said is None:
+        pick = closed_best(hearing, ears, ClosedSlot(Slot.SUSPECT, lost.prefix, candidates, values), self.name)
+        if pick is None:
             return
-        text = f"{lost.prefix} {said.strip()}{lost.rest}."
+        text = f"{lost.prefix} {pick.said.strip()}{lost.rest}."
         found = understand_repaired(hearing, ears, CorrectionKind.NAME, ears.settings.repairs.slot, text)
         message = found.message
         if message is not None and message.kind in _NAMING and message.suspect is not None:

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
+from engine.grammar import IntentKind
+from engine.grammar import grammar as phrases_grammar
 from engine.messages import FORM_WORDS, Command, Message, MessageKind
 from voice_host.ears.near_voice import NearVoiceGate
 from voice_host.understanding.names import NamesMatcher, SuspectNames
@@ -81,6 +83,7 @@ class PassName(Enum):
     FOCUS = "focus"
     NEAR_VOICE = "near_voice"
     ACCUSED_EXHIBITS = "accused_exhibits"
+    NARROW_PICK = "narrow_pick"
     CHECK = "check"
 
 
@@ -132,6 +135,9 @@ class Hearing:
     runs: list[PassRun] = field(default_factory=list)
     unchecked: Heard | None = None  # what was meant before the check pass, when it ran
     unchecked_seconds: float = 0.0
+    # A whole message a closed set found by a narrow lead: taken, asked about first, only when no pass
+    # after it finds a whole message (`NarrowPickPass`).
+    narrow: Heard | None = None
 
     @property
     def current(self) -> Heard:
@@ -190,6 +196,12 @@ _GAME_WORDS = re.compile(r"\b(?:" + "|".join([*(c.value for c in Command), *_MOR
 def has_game_words(heard: Heard, matcher: NamesMatcher) -> bool:
     """Whether the text has a command, an exhibit or a suspect in it: something meant for the Host."""
     return bool(_GAME_WORDS.search(heard.text)) or bool(matcher.suspects_named(heard.text))
+
+
+def asks_the_host(text: str) -> bool:
+    """A request to the voice host itself ("Say that again.", "Pardon?"): whole as it is, not a card message."""
+    said = phrases_grammar().match(text)
+    return said is not None and said.intent.kind is IntentKind.HOST
 
 
 def whole_message(message: Message | None) -> bool:

@@ -6,16 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from engine.grammar import IntentKind
-from engine.grammar import grammar as phrases_grammar
 from voice_host.understanding.normalise import Correction, CorrectionKind
-from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, whole_message
-
-
-def _asks_the_host(text: str) -> bool:
-    """A request to the voice host itself ("Say that again.", "Pardon?"): whole as it is, not a card message."""
-    said = phrases_grammar().match(text)
-    return said is not None and said.intent.kind is IntentKind.HOST
+from voice_host.understanding.passes.shared import Ears, Hearing, PassName, PassRun, asks_the_host, whole_message
 
 
 @dataclass(frozen=True)
@@ -42,7 +34,7 @@ class SlowerPass:
         settings = ears.settings
         if settings.slower_playback_rate == 1.0 or hearing.first is None:
             return False
-        if whole_message(heard.message) or (heard.rejected is None and _asks_the_host(heard.text)):
+        if whole_message(heard.message) or (heard.rejected is None and asks_the_host(heard.text)):
             return False
         # Not when the gaps hold another voice (the near-voice pass's case): played slower, the other
         # talkers are heard slower too.

@@ -125,7 +125,7 @@ class WholeCommandPass:
             name = closed_best(hearing, ears, ClosedSlot(Slot.SUSPECT, "Answers", *name_candidates(hearing.matcher)), self.name)
             if name is None:
                 return
-            text += name
+            text += name.said
         text += "."
         repair = Correction(CorrectionKind.WHOLE_COMMAND, heard.transcript, text, settings.repairs.whole_command)
         recognition = recognition_confidence(first.avg_logprob, first.no_speech_prob) if heard.rejected is None else 1.0
