@@ -97,6 +97,16 @@ def test_a_confrontation_the_closed_set_barely_heard_is_asked_about_first(case: 
     assert heard.needs_confirmation and heard.transcript == "Confront Phoebe with the iron."
 
 
+def test_a_confrontation_whose_suspect_the_closed_set_barely_heard_is_the_last_resort(case: Case, round_two: Game) -> None:
+    fits = {" Keld": -1.5, " Thwaite": -1.5 - _narrow_lead(), " E4": -1.0}  # the exhibit stands out, the suspect barely
+    recognizer = ScriptedRecognizer("Confront, together with E.R.", "", fits=fits)
+    result = passes_for(case, recognizer, Biasing.PROMPT_CHECKED).hear(AUDIO, round_two, SEATS)
+    heard = result.heard
+    assert heard.message is not None and heard.message.kind is MessageKind.CONFRONTATION
+    assert heard.message.suspect == "keld" and heard.message.exhibits == (4,)
+    assert heard.needs_confirmation and PassName.NARROW_PICK in [run.name for run in result.runs]
+
+
 def test_a_narrow_pick_gives_way_to_a_whole_message_a_later_pass_finds(case: Case, game: Game) -> None:
     # The closed set barely prefers E7; heard slower, the words say E11 outright.
     recognizer = ScriptedRecognizer("Read the salmon.", "", fits={" E7": -2.0, " E11": -2.0 - _narrow_lead()}, slower="Read E11.")

@@ -157,7 +157,10 @@ class ClosedSetPass:
             text = f"{body[: ask.start(2)]}{pick.said.strip()}{body[ask.end(2) :]}"
         else:
             text = _with_argument(wanted, pick.said)
-        (fill_slot if pick.sure else keep_narrow)(hearing, ears, wanted.slot, text)
+        if pick.sure:
+            fill_slot(hearing, ears, wanted.slot, text)
+        else:
+            keep_narrow(hearing, ears, wanted.slot, text)
 
     def _confrontation(self, hearing: Hearing, ears: Ears, names: ClosedSlot) -> None:
         """The suspect (unless heard), then the exhibit after "Confront NAME with"; both or nothing."""
@@ -178,7 +181,10 @@ class ClosedSetPass:
         exhibit = closed_best(hearing, ears, ClosedSlot(Slot.EXHIBIT, prefix, *exhibit_candidates()), self.name, may_ask=True)
         if exhibit is not None:
             text = f"{prefix} E{exhibit.said.split()[-1].lstrip('E')}."
-            (fill_slot if sure and exhibit.sure else keep_narrow)(hearing, ears, Slot.CONFRONTATION, text)
+            if sure and exhibit.sure:
+                fill_slot(hearing, ears, Slot.CONFRONTATION, text)
+            else:
+                keep_narrow(hearing, ears, Slot.CONFRONTATION, text)  # either slot barely stood out
 
 
 @dataclass(frozen=True)
