@@ -139,5 +139,5 @@ class AddresseePass:
         found = replace(found, transcript=heard.transcript, needs_confirmation=True)
         if pick.sure:
             hearing.heard = found
-        elif hearing.narrow is None:
-            hearing.narrow = found  # barely ahead: taken last, only if no pass finds a whole message
+        else:
+            hearing.keep_narrow(found)  # barely ahead: taken last, only if no pass finds a whole message

@@ -247,8 +247,8 @@ def fill_slot(hearing: Hearing, ears: Ears, slot: Slot, text: str) -> None:
 def keep_narrow(hearing: Hearing, ears: Ears, slot: Slot, text: str) -> None:
     """Keep the filled message as the last resort, asked about first even if free (`NarrowPickPass` takes it)."""
     filled = _filled(hearing, ears, slot, text)
-    if filled is not None and hearing.narrow is None:
-        hearing.narrow = replace(filled, needs_confirmation=True)
+    if filled is not None:
+        hearing.keep_narrow(filled)
 
 
 def _with_argument(wanted: ClosedSlot, candidate: str) -> str:

@@ -3,8 +3,8 @@
 The closed-set and addressee passes fill a slot when its best leads the next by `closed_set_margin`;
 a best that leads by `closed_set_ask_margin` only is kept aside (`Hearing.narrow`). When every pass
 after it has run and what was heard is still no whole message, that fill is taken, and the Host asks
-about it first even for a free command ("I heard: Read E7. Say yes or no."): dropped, the table would have to say it all
-again anyway; asked, a "yes" is enough.
+about it first even for a free command ("I heard: Read E7. Say yes or no."): dropped, the table would
+have to say it all again anyway; asked, a "yes" is enough.
 """
 
 from __future__ import annotations

@@ -144,6 +144,11 @@ class Hearing:
         assert self.heard is not None, "the first pass runs first"
         return self.heard
 
+    def keep_narrow(self, found: Heard) -> None:
+        """Keep `found` as the narrow pick, asked about first even if free; the first one kept stays."""
+        if self.narrow is None:
+            self.narrow = replace(found, needs_confirmation=True)
+
     @property
     def first_transcript(self) -> Transcript:
         assert self.first is not None, "the first pass runs first"
